@@ -1,0 +1,180 @@
+"""The framework runtime for one profile: runs each extension point's plugins in order.
+
+Mirrors `pkg/scheduler/framework/runtime/framework.go` (RunPreFilterPlugins, RunFilterPlugins,
+RunPreScorePlugins, RunScorePlugins), with every plugin answering for all nodes of a view at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from podgroup_plan.framework import registry
+from podgroup_plan.framework.interface import (
+    MAX_NODE_SCORE,
+    CycleState,
+    FilterPlugin,
+    Handle,
+    Plugin,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from podgroup_plan.framework.profile import Profile
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.state.cluster import ClusterState
+
+
+@dataclass(slots=True)
+class Diagnosis:
+    """Why nodes were rejected (upstream framework.Diagnosis), for the FitError message and
+    for preemption, which skips nodes rejected as UnschedulableAndUnresolvable."""
+
+    # reason -> number of nodes that carry it
+    reasons: dict[str, int] = field(default_factory=dict)
+    # per node of the view: 0 passed, else the Code that rejected it
+    node_codes: np.ndarray | None = None
+    pre_filter_msg: str = ""
+    unschedulable_plugins: set[str] = field(default_factory=set)
+
+    def add(self, reason: str, count: int) -> None:
+        if count:
+            self.reasons[reason] = self.reasons.get(reason, 0) + count
+
+
+class Framework:
+    """One profile's instantiated plugins. Plugin instances are shared between the extension
+    points they serve (as upstream), so their per-signature caches are too."""
+
+    def __init__(self, profile: Profile, handle: Handle):
+        self.profile = profile
+        self.handle = handle
+        self._instances: dict[str, Plugin] = {}
+        self.not_applied: list[str] = []
+        self.pre_filter: list[PreFilterPlugin] = self._at("preFilter", PreFilterPlugin)
+        self.filter: list[FilterPlugin] = self._at("filter", FilterPlugin)
+        self.pre_score: list[PreScorePlugin] = self._at("preScore", PreScorePlugin)
+        self.score: list[tuple[ScorePlugin, int]] = [
+            (p, w) for p, w in self._weighted("score", ScorePlugin)
+        ]
+        # Rotating start for percentageOfNodesToScore (upstream nextStartNodeIndex), from 0.
+        self.next_start_node_index = 0
+
+    @property
+    def scheduler_name(self) -> str:
+        return self.profile.scheduler_name
+
+    def plugin(self, name: str) -> Plugin | None:
+        """The instance of plugin `name`, creating it on first use."""
+        if name in self._instances:
+            return self._instances[name]
+        cls = registry.plugin_class(name)
+        if cls is None:
+            if name not in self.not_applied:
+                self.not_applied.append(name)
+            return None
+        inst = cls(self.profile.plugin_args.get(name), self.handle)
+        self._instances[name] = inst
+        return inst
+
+    def enabled_names(self, extension_point: str) -> list[str]:
+        return [ref.name for ref in self.profile.enabled(extension_point)]
+
+    def _at(self, point: str, kind: type) -> list:
+        out = []
+        for ref in self.profile.enabled(point):
+            inst = self.plugin(ref.name)
+            if isinstance(inst, kind):
+                out.append(inst)
+        return out
+
+    def _weighted(self, point: str, kind: type) -> list[tuple]:
+        out = []
+        for ref in self.profile.enabled(point):
+            inst = self.plugin(ref.name)
+            if isinstance(inst, kind):
+                out.append((inst, ref.weight or 1))
+        return out
+
+    # ----- PreFilter -------------------------------------------------------------------------
+
+    def run_pre_filter(
+        self, cs: CycleState, pod: Pod, state: ClusterState, view: np.ndarray
+    ) -> tuple[Status, frozenset[str] | None, list[str]]:
+        """Returns (status, node names all plugins allow or None for all, plugins that narrowed
+        the node set). A rejecting status ends the pod's cycle with that message."""
+        allowed: frozenset[str] | None = None
+        narrowing: list[str] = []
+        skipped: set[str] = set()
+        for plugin in self.pre_filter:
+            result = plugin.pre_filter(cs, pod, state, view)
+            status = result.status
+            if status.is_skip():
+                skipped.add(plugin.name)
+                continue
+            if not status.is_success():
+                return Status(status.code, status.reasons, plugin.name), None, [plugin.name]
+            if result.node_names is not None:
+                narrowing.append(plugin.name)
+                allowed = result.node_names if allowed is None else allowed & result.node_names
+                if not allowed:
+                    if len(narrowing) == 1:
+                        msg = f"node(s) didn't satisfy plugin {narrowing[0]}"
+                    else:
+                        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}] simultaneously"
+                    return Status(Code.UNSCHEDULABLE, (msg,)), None, narrowing
+        cs["__skip_filter__"] = skipped
+        return Status(), allowed, narrowing
+
+    # ----- Filter ----------------------------------------------------------------------------
+
+    def run_filter(
+        self, cs: CycleState, pod: Pod, state: ClusterState, view: np.ndarray, diagnosis: Diagnosis
+    ) -> np.ndarray:
+        """Boolean mask over `view`: nodes that pass every filter. For each rejected node only
+        the first rejecting plugin's reasons are recorded, as upstream stops at the first
+        failure per node."""
+        alive = np.ones(len(view), dtype=bool)
+        codes = np.zeros(len(view), dtype=np.int8)
+        skipped = cs.get("__skip_filter__", ())
+        for plugin in self.filter:
+            if plugin.name in skipped or not alive.any():
+                continue
+            verdict = plugin.filter(cs, pod, state, view)
+            newly = alive & ~verdict.passed
+            if not newly.any():
+                continue
+            diagnosis.unschedulable_plugins.add(plugin.name)
+            for failure in verdict.failures:
+                hit = failure.mask & newly
+                count = int(hit.sum())
+                if count:
+                    for reason in failure.reasons:
+                        diagnosis.add(reason, count)
+                    codes[hit] = np.maximum(codes[hit], int(failure.code))
+            alive &= verdict.passed
+        diagnosis.node_codes = codes
+        return alive
+
+    # ----- PreScore and Score ----------------------------------------------------------------
+
+    def run_score(self, cs: CycleState, pod: Pod, state: ClusterState, feasible: np.ndarray) -> np.ndarray:
+        """Weighted total score per node of `feasible` (int64)."""
+        skipped: set[str] = set()
+        for plugin in self.pre_score:
+            status = plugin.pre_score(cs, pod, state, feasible)
+            if status.is_skip():
+                skipped.add(plugin.name)
+        total = np.zeros(len(feasible), dtype=np.int64)
+        for plugin, weight in self.score:
+            if plugin.name in skipped:
+                continue
+            raw = plugin.score(cs, pod, state, feasible)
+            scores = plugin.normalize(cs, pod, np.asarray(raw, dtype=np.int64))
+            if scores.size and (scores.min() < 0 or scores.max() > MAX_NODE_SCORE):
+                raise AssertionError(
+                    f"plugin {plugin.name} returned a score outside [0, {MAX_NODE_SCORE}]"
+                )
+            total += scores * weight
+        return total

@@ -1,0 +1,70 @@
+"""Status codes and statuses, as kube-scheduler's framework defines them.
+
+Mirrors `staging/src/k8s.io/kube-scheduler/framework/interface.go` (Code, Status).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Code(enum.IntEnum):
+    SUCCESS = 0
+    ERROR = 1
+    UNSCHEDULABLE = 2
+    UNSCHEDULABLE_AND_UNRESOLVABLE = 3
+    WAIT = 4
+    SKIP = 5
+    PENDING = 6
+
+    @property
+    def upstream_name(self) -> str:
+        return {
+            Code.SUCCESS: "Success",
+            Code.ERROR: "Error",
+            Code.UNSCHEDULABLE: "Unschedulable",
+            Code.UNSCHEDULABLE_AND_UNRESOLVABLE: "UnschedulableAndUnresolvable",
+            Code.WAIT: "Wait",
+            Code.SKIP: "Skip",
+            Code.PENDING: "Pending",
+        }[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    code: Code = Code.SUCCESS
+    reasons: tuple[str, ...] = ()
+    plugin: str = ""  # the plugin that returned it, when one did
+
+    @property
+    def message(self) -> str:
+        # Status.Message(): the reasons joined with ", ".
+        return ", ".join(self.reasons)
+
+    def is_success(self) -> bool:
+        return self.code == Code.SUCCESS
+
+    def is_rejected(self) -> bool:
+        return self.code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, Code.PENDING)
+
+    def is_skip(self) -> bool:
+        return self.code == Code.SKIP
+
+
+SUCCESS = Status()
+
+
+def unschedulable(*reasons: str, plugin: str = "") -> Status:
+    return Status(Code.UNSCHEDULABLE, tuple(reasons), plugin)
+
+
+def unresolvable(*reasons: str, plugin: str = "") -> Status:
+    return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, tuple(reasons), plugin)
+
+
+def error(*reasons: str, plugin: str = "") -> Status:
+    return Status(Code.ERROR, tuple(reasons), plugin)
+
+
+def skip(plugin: str = "") -> Status:
+    return Status(Code.SKIP, (), plugin)

@@ -1,0 +1,202 @@
+"""Records what the plan decided and turns it into a `PlanResult`.
+
+Pod statuses follow the last cycle that touched the pod. A PodGroup's condition follows
+upstream's updatePodGroupCondition: a condition already True is never turned back to False.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
+from podgroup_plan.result import (
+    IGNORED,
+    SCHEDULED,
+    UNSCHEDULABLE,
+    WAITING,
+    CompositePodGroupResult,
+    ConditionResult,
+    PlanResult,
+    PodGroupResult,
+    PodResult,
+    Summary,
+)
+from podgroup_plan.state.cluster import ClusterState
+
+
+class Recorder:
+    def __init__(self, cluster: ClusterInput, state: ClusterState, gates: Mapping[str, bool]):
+        self.cluster = cluster
+        self.state = state
+        self.gates = gates
+        self.pods: dict[tuple[str, str], PodResult] = {}
+        # group key -> (reason, message) of its latest cycle; "Scheduled" once any cycle succeeded
+        self.group_outcome: dict[tuple[str, str], tuple[str, str]] = {}
+        self.group_ever_scheduled: set[tuple[str, str]] = set()
+        self.waiting_groups: dict[tuple[str, str], str] = {}
+
+    # ----- what happened -----------------------------------------------------------------
+
+    def ignored(self, pod: Pod) -> None:
+        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, IGNORED)
+
+    def waiting(self, pods: list[Pod], group: PodGroup | None, message: str) -> None:
+        for pod in pods:
+            self.pods[pod.key] = PodResult(
+                pod.namespace, pod.name, pod.pod_group, WAITING, reason=None, message=message
+            )
+        if group is not None:
+            self.waiting_groups[group.key] = message
+
+    def scheduled(self, pod: Pod, node: int) -> None:
+        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED, node=self.state.node_names[node])
+
+    def unschedulable(self, pod: Pod, reason: str, message: str) -> None:
+        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE, reason=reason, message=message)
+
+    def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
+        self.group_outcome[group.key] = (reason, message)
+        if reason == "Scheduled":
+            self.group_ever_scheduled.add(group.key)
+
+    # ----- the result --------------------------------------------------------------------
+
+    def result(self, frameworks: Mapping[str, Framework]) -> PlanResult:
+        pods = tuple(self.pods[k] for k in sorted(self.pods))
+        counts = self._member_counts()
+        groups = tuple(self._group_result(g, counts.get(g.key, (0, 0))) for g in self.cluster.pod_groups)
+        groups = tuple(sorted(groups, key=lambda g: (g.namespace, g.name)))
+        composites = tuple(self._composite_results(groups))
+        summary = Summary(
+            nodes=self.state.n,
+            pods_scheduled=sum(p.status == SCHEDULED for p in pods),
+            pods_unschedulable=sum(p.status == UNSCHEDULABLE for p in pods),
+            pods_waiting=sum(p.status == WAITING for p in pods),
+            pods_preempted=0,
+            pod_groups_scheduled=sum(g.status == SCHEDULED for g in groups),
+            pod_groups_unschedulable=sum(g.status == UNSCHEDULABLE for g in groups),
+            pod_groups_waiting=sum(g.status == WAITING for g in groups),
+        )
+        return PlanResult(
+            summary=summary,
+            pods=pods,
+            pod_groups=groups,
+            composite_pod_groups=composites,
+            victims=(),
+            notes=tuple(self._notes(frameworks, pods, groups)),
+            scheduler_names=tuple(sorted(frameworks)),
+        )
+
+    def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
+        """(placed, pending) member pods per group after the plan, in one pass over the pods."""
+        counts: dict[tuple[str, str], list[int]] = {}
+        for pod in self.cluster.pods:
+            if pod.pod_group is None or pod.phase in ("Succeeded", "Failed"):
+                continue
+            c = counts.setdefault((pod.namespace, pod.pod_group), [0, 0])
+            c[0 if self.state.node_of(pod) is not None else 1] += 1
+        return {k: (v[0], v[1]) for k, v in counts.items()}
+
+    def _group_result(self, group: PodGroup, members: tuple[int, int]) -> PodGroupResult:
+        placed, pending = members
+        conditions = list(group.conditions)
+        ctype = group.condition_type
+        existing = next((c for c in conditions if c.type == ctype), None)
+        already_true = existing is not None and existing.status == "True"
+        outcome = self.group_outcome.get(group.key)
+        if outcome is not None and not group.implied:
+            reason, message = outcome
+            new = Condition(ctype, "True" if reason == "Scheduled" else "False", reason, message)
+            if not (already_true and new.status != "True"):
+                conditions = [c for c in conditions if c.type != ctype] + [new]
+        now_true = any(c.type == ctype and c.status == "True" for c in conditions)
+        if now_true or group.key in self.group_ever_scheduled:
+            status = SCHEDULED
+        elif outcome is not None:
+            status = UNSCHEDULABLE
+        elif group.key in self.waiting_groups or pending:
+            status = WAITING
+        else:
+            # Never tried and nothing pending: scheduled if its running members meet minCount.
+            needed = group.min_count if group.policy == GANG else 1
+            status = SCHEDULED if placed >= needed else WAITING
+        return PodGroupResult(
+            namespace=group.namespace,
+            name=group.name,
+            policy=group.policy,
+            min_count=group.min_count if group.policy == GANG else 1,
+            topology_key=group.topology_key,
+            placement=None,
+            scheduled_pods=placed,
+            pending_pods=pending,
+            status=status,
+            conditions=tuple(ConditionResult(c.type, c.status, c.reason, c.message) for c in sorted(conditions, key=lambda c: c.type)),
+        )
+
+    def _composite_results(self, groups: tuple[PodGroupResult, ...]):
+        by_parent: dict[tuple[str, str], list[str]] = {}
+        status_of = {(g.namespace, g.name): g.status for g in groups}
+        for g in self.cluster.pod_groups:
+            if g.parent:
+                by_parent.setdefault((g.namespace, g.parent), []).append(status_of[g.key])
+        for c in self.cluster.composite_pod_groups:
+            if c.parent:
+                by_parent.setdefault((c.namespace, c.parent), [])
+        for cpg in self.cluster.composite_pod_groups:
+            children = by_parent.get(cpg.key, [])
+            needed = cpg.min_group_count if cpg.policy == GANG else 1
+            done = sum(s == SCHEDULED for s in children)
+            if done >= needed:
+                status = SCHEDULED
+            elif any(s == WAITING for s in children):
+                status = WAITING
+            else:
+                status = UNSCHEDULABLE
+            yield CompositePodGroupResult(
+                namespace=cpg.namespace,
+                name=cpg.name,
+                parent=cpg.parent,
+                policy=cpg.policy,
+                min_group_count=needed,
+                placement=None,
+                status=status,
+                message=(
+                    "CompositePodGroup scheduling is not implemented yet: its PodGroups were "
+                    f"scheduled on their own; {done} of {needed} required child groups scheduled"
+                ),
+            )
+
+    def _notes(self, frameworks, pods, groups) -> list[str]:
+        notes: set[str] = set()
+        tas = self.gates.get("TopologyAwareWorkloadScheduling", True)
+        for g in self.cluster.pod_groups:
+            if g.topology_key and tas:
+                notes.add(
+                    f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} was not "
+                    "applied (the placement algorithm is not implemented yet); its pods were planned "
+                    "over all nodes"
+                )
+            elif g.topology_key:
+                notes.add(
+                    f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} not applied "
+                    "(TopologyAwareWorkloadScheduling=false)"
+                )
+        if self.cluster.composite_pod_groups:
+            notes.add(
+                "CompositePodGroup trees were not applied (hierarchical scheduling is not implemented "
+                "yet): each PodGroup was scheduled on its own"
+            )
+        failed = sum(p.status == "Unschedulable" and p.reason == "Unschedulable" for p in pods)
+        if failed:
+            notes.add(
+                f"preemption was not tried for {failed} unschedulable pod(s) (preemption is not "
+                "implemented yet): nothing was evicted, and messages carry no 'preemption:' part"
+            )
+        for name, fwk in frameworks.items():
+            # instantiate every enabled plugin so the not-applied list is complete
+            for point in fwk.profile.plugins:
+                for ref in fwk.profile.enabled(point):
+                    fwk.plugin(ref.name)
+            for plugin in sorted(fwk.not_applied):
+                notes.add(f"profile {name}: plugin {plugin} is enabled but not modelled by this planner")
+        return sorted(notes)

@@ -1,0 +1,19 @@
+"""PrioritySort: the queue order (`pkg/scheduler/framework/plugins/queuesort/priority_sort.go`).
+
+Higher priority first, then earlier timestamp. Upstream's timestamp is when the scheduler first
+saw the object; offline we use creationTimestamp (objects without one sort after those with
+one), then namespace and name, so the order never depends on file order (spec/planner.md).
+"""
+from __future__ import annotations
+
+from podgroup_plan.framework.interface import Plugin
+
+
+def queue_key(priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
+    return (-priority, timestamp is None, timestamp or "", namespace, name)
+
+
+class PrioritySort(Plugin):
+    name = "PrioritySort"
+
+    key = staticmethod(queue_key)

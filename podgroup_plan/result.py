@@ -1,0 +1,197 @@
+"""The plan's result as plain data, shaped like the JSON contract (spec/contract.md).
+
+`PlanResult.to_dict()` is the `simulate -o json` document; renderers take that dict (or these
+objects) and never recompute decisions. Everything is sorted here so output is byte-identical
+whatever the input order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+API_VERSION = "podgroup-plan/v1"
+
+# pods[].status
+SCHEDULED = "Scheduled"
+UNSCHEDULABLE = "Unschedulable"
+WAITING = "Waiting"
+PREEMPTED = "Preempted"
+IGNORED = "Ignored"
+INVALID = "Invalid"
+
+# reasons
+REASON_UNSCHEDULABLE = "Unschedulable"
+REASON_SCHEDULER_ERROR = "SchedulerError"
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionResult:
+    type: str
+    status: str  # "True" | "False"
+    reason: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "status": self.status, "reason": self.reason, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class PodResult:
+    namespace: str
+    name: str
+    pod_group: str | None
+    status: str
+    node: str | None = None
+    reason: str | None = None
+    message: str | None = None
+    nominated_node: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "podGroup": self.pod_group,
+            "status": self.status,
+            "node": self.node,
+            "reason": self.reason,
+            "message": self.message,
+            "nominatedNode": self.nominated_node,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PodGroupResult:
+    namespace: str
+    name: str
+    policy: str
+    min_count: int
+    topology_key: str | None
+    placement: str | None
+    scheduled_pods: int
+    pending_pods: int
+    status: str
+    conditions: tuple[ConditionResult, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "policy": self.policy,
+            "minCount": self.min_count,
+            "topologyKey": self.topology_key,
+            "placement": self.placement,
+            "scheduledPods": self.scheduled_pods,
+            "pendingPods": self.pending_pods,
+            "status": self.status,
+            "conditions": [c.to_dict() for c in self.conditions],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CompositePodGroupResult:
+    namespace: str
+    name: str
+    parent: str | None
+    policy: str
+    min_group_count: int
+    placement: str | None
+    status: str
+    message: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "parent": self.parent,
+            "policy": self.policy,
+            "minGroupCount": self.min_group_count,
+            "placement": self.placement,
+            "status": self.status,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Preemptor:
+    kind: str  # Pod | PodGroup | CompositePodGroup
+    namespace: str
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class VictimResult:
+    namespace: str
+    name: str
+    node: str
+    pod_group: str | None
+    priority: int
+    preemptor: Preemptor
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "namespace": self.namespace,
+            "name": self.name,
+            "node": self.node,
+            "podGroup": self.pod_group,
+            "priority": self.priority,
+            "preemptor": self.preemptor.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    nodes: int = 0
+    pods_scheduled: int = 0
+    pods_unschedulable: int = 0
+    pods_waiting: int = 0
+    pods_preempted: int = 0
+    pod_groups_scheduled: int = 0
+    pod_groups_unschedulable: int = 0
+    pod_groups_waiting: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": self.nodes,
+            "podsScheduled": self.pods_scheduled,
+            "podsUnschedulable": self.pods_unschedulable,
+            "podsWaiting": self.pods_waiting,
+            "podsPreempted": self.pods_preempted,
+            "podGroupsScheduled": self.pod_groups_scheduled,
+            "podGroupsUnschedulable": self.pod_groups_unschedulable,
+            "podGroupsWaiting": self.pod_groups_waiting,
+        }
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    summary: Summary
+    pods: tuple[PodResult, ...] = ()
+    pod_groups: tuple[PodGroupResult, ...] = ()
+    composite_pod_groups: tuple[CompositePodGroupResult, ...] = ()
+    victims: tuple[VictimResult, ...] = ()
+    # What the plan did not apply, in words a user understands (a topology constraint that was
+    # not honoured, a plugin that is not modelled, ...). Sorted, de-duplicated.
+    notes: tuple[str, ...] = ()
+    # The profile's scheduler names, for the table header.
+    scheduler_names: tuple[str, ...] = field(default=())
+
+    @property
+    def feasible(self) -> bool:
+        return self.summary.pods_unschedulable == 0 and self.summary.pods_waiting == 0 and \
+            self.summary.pod_groups_unschedulable == 0 and self.summary.pod_groups_waiting == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "PlanResult",
+            "feasible": self.feasible,
+            "summary": self.summary.to_dict(),
+            "pods": [p.to_dict() for p in self.pods],
+            "podGroups": [g.to_dict() for g in self.pod_groups],
+            "compositePodGroups": [c.to_dict() for c in self.composite_pod_groups],
+            "victims": [v.to_dict() for v in self.victims],
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,153 @@
+"""The single-pod algorithm every group algorithm calls (no PostFilter here).
+
+Mirrors `pkg/scheduler/schedule_one.go` (schedulePod, findNodesThatFitPod, numFeasibleNodesToFind,
+prioritizeNodes, selectHost) and the FitError message of `framework/types.go`.
+Deviation: ties between top-scored nodes go to the node whose name sorts first, not a random
+one (spec/planner.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from podgroup_plan.framework.interface import CycleState
+from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.state.cluster import ClusterState
+
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+
+
+@dataclass(slots=True)
+class PodScheduleResult:
+    pod: Pod
+    node: int | None  # chosen node row, None when the pod does not fit
+    status: Status  # Success, or Unschedulable/UnschedulableAndUnresolvable with the message
+    diagnosis: Diagnosis | None = None
+    view: np.ndarray | None = None  # the nodes considered (for preemption)
+
+    @property
+    def fits(self) -> bool:
+        return self.node is not None
+
+    @property
+    def message(self) -> str:
+        return self.status.message
+
+
+def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis, post_filter_msg: str = "") -> str:
+    """`0/N nodes are available: ` + sorted `COUNT reason` entries + `.` (FitError.Error())."""
+    msg = f"0/{num_all_nodes} nodes are available:"
+    if diagnosis.pre_filter_msg:
+        msg += f" {diagnosis.pre_filter_msg}."
+    else:
+        entries = sorted(f"{count} {reason}" for reason, count in diagnosis.reasons.items())
+        if entries:
+            msg += f" {', '.join(entries)}."
+    if post_filter_msg:
+        msg += f" {post_filter_msg}."
+    return msg
+
+
+def num_feasible_nodes_to_find(percentage: int | None, num_all_nodes: int) -> int:
+    """upstream numFeasibleNodesToFind; None (unset) means every node (our deviation)."""
+    if percentage is None or num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    pct = percentage
+    if pct == 0:
+        pct = max(50 - num_all_nodes // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+    if pct >= 100:
+        return num_all_nodes
+    return max(num_all_nodes * pct // 100, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray | None = None) -> PodScheduleResult:
+    """Filter and score `pod` over `view` (default: every node) and pick a host."""
+    if view is None:
+        view = state.all_nodes
+    num_all = len(view)
+    if num_all == 0:
+        return PodScheduleResult(pod, None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_NODES_AVAILABLE,)))
+    cs = CycleState()
+    diagnosis = Diagnosis()
+
+    status, allowed, narrowing = fwk.run_pre_filter(cs, pod, state, view)
+    if not status.is_success():
+        if status.code == Code.ERROR:
+            return PodScheduleResult(pod, None, status, diagnosis, view)
+        diagnosis.pre_filter_msg = status.message
+        diagnosis.node_codes = np.full(num_all, int(status.code), dtype=np.int8)
+        diagnosis.unschedulable_plugins.update(narrowing or [status.plugin])
+        return _unfit(pod, num_all, diagnosis, view)
+
+    candidates = view
+    absent = 0
+    if allowed is not None:
+        keep = np.fromiter((state.node_names[i] in allowed for i in view), dtype=bool, count=num_all)
+        candidates = view[keep]
+        absent = num_all - len(candidates)
+
+    # A nominated node (set by an earlier preemption) that passes Filter is taken directly.
+    nominated = _nominated_row(pod, state, candidates)
+    if nominated is not None:
+        one = np.array([nominated], dtype=np.intp)
+        nominated_diag = Diagnosis()
+        if fwk.run_filter(cs, pod, state, one, nominated_diag)[0]:
+            return PodScheduleResult(pod, nominated, Status(), diagnosis, view)
+
+    passed = fwk.run_filter(cs, pod, state, candidates, diagnosis)
+    if absent:
+        diagnosis.add(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}]", absent)
+        codes = np.full(num_all, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int8)
+        codes[np.searchsorted(view, candidates)] = diagnosis.node_codes
+        diagnosis.node_codes = codes
+    feasible = _sample(fwk, candidates, passed)
+    if len(feasible) == 0:
+        return _unfit(pod, num_all, diagnosis, view)
+    if len(feasible) == 1:
+        return PodScheduleResult(pod, int(feasible[0]), Status(), diagnosis, view)
+    totals = fwk.run_score(cs, pod, state, feasible)
+    # argmax returns the first maximum; feasible is in node-name order, so ties go to the
+    # node whose name sorts first (deviation from upstream's random tie-break).
+    return PodScheduleResult(pod, int(feasible[int(np.argmax(totals))]), Status(), diagnosis, view)
+
+
+def _unfit(pod: Pod, num_all: int, diagnosis: Diagnosis, view: np.ndarray) -> PodScheduleResult:
+    msg = fit_error_message(num_all, diagnosis)
+    return PodScheduleResult(pod, None, Status(Code.UNSCHEDULABLE, (msg,)), diagnosis, view)
+
+
+def _nominated_row(pod: Pod, state: ClusterState, candidates: np.ndarray) -> int | None:
+    if not pod.nominated_node_name:
+        return None
+    row = state.node_index.get(pod.nominated_node_name)
+    if row is None:
+        return None
+    pos = int(np.searchsorted(candidates, row))
+    if pos < len(candidates) and candidates[pos] == row:
+        return row
+    return None
+
+
+def _sample(fwk: Framework, candidates: np.ndarray, passed: np.ndarray) -> np.ndarray:
+    """Apply percentageOfNodesToScore: take the first `k` feasible nodes starting at the
+    rotating start index, then advance the index by the nodes processed (upstream)."""
+    n = len(candidates)
+    k = num_feasible_nodes_to_find(fwk.profile.percentage_of_nodes_to_score, n)
+    if k >= n:
+        return candidates[passed]
+    start = fwk.next_start_node_index % n
+    order = np.concatenate([np.arange(start, n), np.arange(0, start)])
+    hits = order[passed[order]]
+    if len(hits) <= k:
+        processed = n
+        chosen = hits
+    else:
+        chosen = hits[:k]
+        processed = int(np.searchsorted(order, chosen[-1]) if start == 0 else np.nonzero(order == chosen[-1])[0][0]) + 1
+    fwk.next_start_node_index = (start + processed) % n
+    return candidates[np.sort(chosen)]

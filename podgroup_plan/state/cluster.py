@@ -1,0 +1,249 @@
+"""The cluster as the scheduler sees it: columnar per-node state with an undo log.
+
+kube-scheduler keeps a NodeInfo per node and a snapshot per cycle; group cycles assume pods in
+the snapshot and revert them (`pkg/scheduler/framework/...`, `algorithm_podgroup.go`). Here the
+whole cluster is a set of numpy columns (one row per node, nodes sorted by name) so that a
+plugin answers for every node in one array operation, and tentative work is undone through a
+log rather than by copying: `assume` / `forget` change one row, `checkpoint` / `rollback` undo
+back to a mark, and `tentative()` is a context manager that rolls back unless told to keep.
+Modelled on cluster-autoscaler's clustersnapshot (fork / revert / commit).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
+
+import numpy as np
+
+from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Node, Pod
+
+DEFAULT_ALLOWED_PODS = 110
+# The first rows of the resource table, always present in this order.
+BASE_RESOURCES = (CPU, MEMORY, EPHEMERAL_STORAGE)
+
+PodKey = tuple[str, str]
+
+
+class PodIndex(Protocol):
+    """A derived per-node structure (e.g. counts of pods matching a selector) kept up to date as
+    pods come and go, so plugins need not rescan every pod. Undo needs nothing special: a
+    rollback is a sequence of remove/add calls like any other."""
+
+    def add(self, pod: Pod, node: int) -> None: ...
+
+    def remove(self, pod: Pod, node: int) -> None: ...
+
+
+class ClusterState:
+    def __init__(self, nodes: Sequence[Node], running_pods: Iterable[Pod] = (), resources: Iterable[str] = ()):
+        self.nodes: tuple[Node, ...] = tuple(sorted(nodes, key=lambda n: n.name))
+        self.node_names: tuple[str, ...] = tuple(n.name for n in self.nodes)
+        self.node_index: dict[str, int] = {name: i for i, name in enumerate(self.node_names)}
+        self.n = len(self.nodes)
+        self.all_nodes = np.arange(self.n, dtype=np.intp)
+
+        names = list(BASE_RESOURCES)
+        extra = {r for node in self.nodes for r in node.allocatable} | set(resources)
+        names += sorted(extra - set(BASE_RESOURCES) - {PODS})
+        self.resource_names: list[str] = names
+        self.resource_index: dict[str, int] = {r: i for i, r in enumerate(names)}
+        self.allocatable = np.zeros((len(names), self.n), dtype=np.int64)
+        for i, node in enumerate(self.nodes):
+            for r, amount in node.allocatable.items():
+                if r != PODS:
+                    self.allocatable[self.resource_index[r], i] = amount
+        self.allowed_pods = np.array(
+            [node.allocatable.get(PODS, DEFAULT_ALLOWED_PODS) for node in self.nodes], dtype=np.int64
+        )
+        self.requested = np.zeros_like(self.allocatable)
+        # cpu and memory with kube-scheduler's non-zero defaults, as the scoring plugins use them
+        self.non_zero_requested = np.zeros((2, self.n), dtype=np.int64)
+        self.pod_count = np.zeros(self.n, dtype=np.int64)
+
+        self.pods_on_node: list[dict[PodKey, Pod]] = [{} for _ in range(self.n)]
+        self.pod_node: dict[PodKey, int] = {}
+        self.host_ports: list[dict[tuple[str, str, int], int]] = [{} for _ in range(self.n)]
+
+        # Incremented on every change; `node_version[i]` is the version at node i's last change.
+        # Caches keyed by (signature, version) know when to recompute, and which rows.
+        self.version = 0
+        self.node_version = np.zeros(self.n, dtype=np.int64)
+
+        self._log: list[tuple[bool, Pod, int]] = []  # (was_add, pod, node)
+        self._open_checkpoints = 0
+        self._indexes: dict[object, PodIndex] = {}
+        self._label_columns: dict[str, tuple[np.ndarray, tuple[str, ...]]] = {}
+        self._request_rows: dict[PodKey, tuple[int, np.ndarray]] = {}
+
+        for pod in sorted(running_pods, key=lambda p: p.key):
+            idx = self.node_index.get(pod.node_name or "")
+            if idx is not None:  # a pod bound to a node not in the input consumes nothing here
+                self._add(pod, idx)
+
+    # ----- resources -------------------------------------------------------------------------
+
+    def resource_row(self, name: str) -> int:
+        """Row of a resource, adding an all-zero row for a resource no node offers (a pod that
+        asks for it then fits nowhere, with `Insufficient <name>`)."""
+        row = self.resource_index.get(name)
+        if row is None:
+            row = len(self.resource_names)
+            self.resource_names.append(name)
+            self.resource_index[name] = row
+            self.allocatable = np.vstack([self.allocatable, np.zeros((1, self.n), dtype=np.int64)])
+            self.requested = np.vstack([self.requested, np.zeros((1, self.n), dtype=np.int64)])
+        return row
+
+    def request_vector(self, pod: Pod) -> np.ndarray:
+        """The pod's requests as a column over the resource rows (pods not included)."""
+        cached = self._request_rows.get(pod.key)
+        if cached is not None and cached[0] == len(self.resource_names):
+            return cached[1]
+        for r in pod.requests:
+            if r != PODS:
+                self.resource_row(r)
+        vec = np.zeros(len(self.resource_names), dtype=np.int64)
+        for r, amount in pod.requests.items():
+            if r != PODS:
+                vec[self.resource_index[r]] = amount
+        self._request_rows[pod.key] = (len(self.resource_names), vec)
+        return vec
+
+    # ----- labels ----------------------------------------------------------------------------
+
+    def label_column(self, key: str) -> tuple[np.ndarray, tuple[str, ...]]:
+        """Node label `key` encoded once: (codes, values) where codes[i] indexes `values` for
+        node i, or is -1 when node i has no such label. Values are sorted, so code order is
+        value order."""
+        col = self._label_columns.get(key)
+        if col is None:
+            raw = [node.labels.get(key) for node in self.nodes]
+            values = tuple(sorted({v for v in raw if v is not None}))
+            code_of = {v: i for i, v in enumerate(values)}
+            codes = np.array([-1 if v is None else code_of[v] for v in raw], dtype=np.int32)
+            col = (codes, values)
+            self._label_columns[key] = col
+        return col
+
+    # ----- pods ------------------------------------------------------------------------------
+
+    def node_of(self, pod: Pod) -> int | None:
+        return self.pod_node.get(pod.key)
+
+    def assume(self, pod: Pod, node: int) -> None:
+        """Place `pod` on node row `node` (kube-scheduler's assume / AddPod)."""
+        if pod.key in self.pod_node:
+            raise ValueError(f"pod {pod.namespace}/{pod.name} is already placed")
+        self._add(pod, node)
+        if self._open_checkpoints:
+            self._log.append((True, pod, node))
+
+    def forget(self, pod: Pod) -> None:
+        """Remove a placed pod (forget an assumed pod, or evict a running one)."""
+        node = self.pod_node[pod.key]
+        placed = self.pods_on_node[node][pod.key]
+        self._remove(placed, node)
+        if self._open_checkpoints:
+            self._log.append((False, placed, node))
+
+    def checkpoint(self) -> int:
+        self._open_checkpoints += 1
+        return len(self._log)
+
+    def rollback(self, mark: int) -> None:
+        """Undo every change made since `checkpoint()` returned `mark`, newest first."""
+        while len(self._log) > mark:
+            was_add, pod, node = self._log.pop()
+            if was_add:
+                self._remove(pod, node)
+            else:
+                self._add(pod, node)
+        self._release()
+
+    def keep(self, mark: int) -> None:
+        """Close a checkpoint, keeping its changes (they still belong to any enclosing one)."""
+        self._release()
+
+    def _release(self) -> None:
+        self._open_checkpoints -= 1
+        if self._open_checkpoints == 0:
+            self._log.clear()
+
+    @contextmanager
+    def tentative(self) -> Iterator["Tentative"]:
+        """`with state.tentative() as t:` changes are rolled back on exit unless `t.keep()`."""
+        t = Tentative(self.checkpoint())
+        try:
+            yield t
+        finally:
+            if t.kept:
+                self.keep(t.mark)
+            else:
+                self.rollback(t.mark)
+
+    def _add(self, pod: Pod, node: int) -> None:
+        self.requested[:, node] += self.request_vector(pod)
+        self.non_zero_requested[0, node] += pod.non_zero_cpu
+        self.non_zero_requested[1, node] += pod.non_zero_memory
+        self.pod_count[node] += 1
+        self.pods_on_node[node][pod.key] = pod
+        self.pod_node[pod.key] = node
+        ports = self.host_ports[node]
+        for hp in pod.host_ports:
+            k = (hp.host_ip, hp.protocol, hp.port)
+            ports[k] = ports.get(k, 0) + 1
+        for index in self._indexes.values():
+            index.add(pod, node)
+        self._touch(node)
+
+    def _remove(self, pod: Pod, node: int) -> None:
+        self.requested[:, node] -= self.request_vector(pod)
+        self.non_zero_requested[0, node] -= pod.non_zero_cpu
+        self.non_zero_requested[1, node] -= pod.non_zero_memory
+        self.pod_count[node] -= 1
+        del self.pods_on_node[node][pod.key]
+        del self.pod_node[pod.key]
+        ports = self.host_ports[node]
+        for hp in pod.host_ports:
+            k = (hp.host_ip, hp.protocol, hp.port)
+            ports[k] -= 1
+            if not ports[k]:
+                del ports[k]
+        for index in self._indexes.values():
+            index.remove(pod, node)
+        self._touch(node)
+
+    def _touch(self, node: int) -> None:
+        self.version += 1
+        self.node_version[node] = self.version
+
+    # ----- derived indexes -------------------------------------------------------------------
+
+    def index(self, key: object, factory: Callable[["ClusterState"], PodIndex]) -> PodIndex:
+        """The derived index registered under `key`, built on first use from the pods placed
+        now and kept current from then on."""
+        idx = self._indexes.get(key)
+        if idx is None:
+            idx = factory(self)
+            for node, pods in enumerate(self.pods_on_node):
+                for pod in pods.values():
+                    idx.add(pod, node)
+            self._indexes[key] = idx
+        return idx
+
+    def placed_pods(self) -> Iterator[tuple[Pod, int]]:
+        """Every placed pod with its node row, in node order then pod key order."""
+        for node, pods in enumerate(self.pods_on_node):
+            for key in sorted(pods):
+                yield pods[key], node
+
+
+class Tentative:
+    __slots__ = ("mark", "kept")
+
+    def __init__(self, mark: int):
+        self.mark = mark
+        self.kept = False
+
+    def keep(self) -> None:
+        self.kept = True
