@@ -1,0 +1,86 @@
+"""The PodGroup cycle: gang feasibility, all-or-nothing, messages, validation."""
+import pytest
+
+from podgroup_plan.scheduling.pod_group import schedule_pod_group, validate_pod_group
+
+from .fakes import framework, gang, node, pod, state
+
+
+def run(nodes, group, queued, running=()):
+    s = state(nodes, running)
+    placed = sum(1 for p in running if p.pod_group == group.name)
+    return s, schedule_pod_group(framework(), group, queued, placed, s)
+
+
+def test_gang_fits_whole_and_stays_placed():
+    s, r = run([node("a", cpu=2000), node("b", cpu=2000)], gang("g", 3), [pod(f"p{i}", group="g") for i in range(3)])
+    assert r.status.is_success() and len(r.assignments) == 3
+    assert int(s.pod_count.sum()) == 3
+
+
+def test_gang_that_cannot_meet_min_count_rolls_back_everything():
+    s, r = run([node("a", cpu=2000)], gang("g", 3), [pod(f"p{i}", group="g") for i in range(3)])
+    assert not r.status.is_success()
+    assert r.status.message == "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"
+    assert int(s.pod_count.sum()) == 0
+    fitted = [r.pod_message(pr) for _, pr in r.pod_results]
+    assert fitted[0] == ("Unschedulable", "pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining")
+    assert fitted[2] == ("Unschedulable", "0/1 nodes are available: 1 Insufficient cpu.")
+
+
+def test_stops_early_when_min_count_is_out_of_reach():
+    s, r = run([node("a", cpu=500)], gang("g", 3), [pod(f"p{i}", group="g") for i in range(4)])
+    # after two failures 0 scheduled + 2 remaining < 3: the last two pods are never tried
+    assert [pr is None for _, pr in r.pod_results] == [False, False, True, True]
+    assert r.status.message == "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+    assert r.pod_message(None) == ("Unschedulable", "pod group is unschedulable, minCount (3) cannot be satisfied: 0 scheduled, 2 remaining")
+
+
+def test_min_count_met_by_part_of_the_pods():
+    s, r = run([node("a", cpu=2000)], gang("g", 2), [pod(f"p{i}", group="g") for i in range(3)])
+    assert r.status.is_success() and [p.name for p, _ in r.assignments] == ["p0", "p1"]
+
+
+def test_running_members_count_toward_min_count():
+    running = [pod("r0", group="g", node_name="a"), pod("r1", group="g", node_name="a")]
+    s, r = run([node("a", cpu=3000)], gang("g", 3), [pod("p", group="g")], running)
+    assert r.status.is_success() and len(r.assignments) == 1
+
+
+def test_none_placed_when_min_count_already_met_is_no_pods_were_schedulable():
+    running = [pod("r0", group="g", node_name="a")]
+    s, r = run([node("a", cpu=1000)], gang("g", 1), [pod("p", group="g")], running)
+    assert r.status.message == "no pods were schedulable"
+
+
+def test_basic_policy_binds_what_fits():
+    s, r = run([node("a", cpu=1000)], gang("g", 1, policy="Basic"), [pod("p0", group="g"), pod("p1", group="g")])
+    assert r.status.is_success() and [p.name for p, _ in r.assignments] == ["p0"]
+
+
+@pytest.mark.parametrize(
+    "pods,expected",
+    [
+        pytest.param([pod("a", group="g"), pod("b", group="g", scheduler="other")],
+                     'all pods in a single pod group should have the same .spec.schedulerName set, got: "other" and "default-scheduler"', id="scheduler-name"),
+        pytest.param([pod("a", group="g"), pod("b", group="g", priority=5)],
+                     "all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0", id="priority"),
+        pytest.param([pod("a", group="g", policy="Never")],
+                     "all pods in a single pod group should have the same preemption policy as the pod group's preemption policy, got Never and PreemptLowerPriority", id="preemption-policy"),
+        pytest.param([pod("a", group="g", scheduler="nope")], 'profile not found for scheduler name "nope"', id="no-profile"),
+        pytest.param([pod("a", group="g"), pod("b", group="g")], None, id="valid"),
+    ],
+)
+def test_validation(pods, expected):
+    assert validate_pod_group(gang("g", 1), pods, [], {"default-scheduler": framework()}) == expected
+
+
+def test_validation_without_policy_gate_compares_pods():
+    pods = [pod("a", group="g", policy="Never"), pod("b", group="g")]
+    msg = validate_pod_group(gang("g", 1), pods, [], {"default-scheduler": framework()}, preemption_policy_gate=False)
+    assert msg == "all pods in a single pod group should have the same preemption policy, got PreemptLowerPriority and Never"
+
+
+def test_group_priority_checked_against_pods():
+    msg = validate_pod_group(gang("g", 1, priority=100), [pod("a", group="g")], [], {"default-scheduler": framework()})
+    assert msg == "all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 100"

@@ -1,0 +1,62 @@
+"""The single-pod algorithm: FitError text, host selection and tie-break, node sampling."""
+import numpy as np
+import pytest
+
+from podgroup_plan.framework.runtime import Diagnosis
+from podgroup_plan.scheduling.schedule_one import fit_error_message, num_feasible_nodes_to_find, schedule_pod
+
+from .fakes import framework, node, pod, state
+
+
+def test_fit_error_histogram_is_sorted_as_strings():
+    # sort.Strings on "COUNT reason": "10 ..." sorts before "2 ..." (upstream FitError.Error)
+    d = Diagnosis(reasons={"Insufficient cpu": 2, "node(s) had untolerated taint(s)": 10})
+    assert fit_error_message(12, d) == "0/12 nodes are available: 10 node(s) had untolerated taint(s), 2 Insufficient cpu."
+
+
+def test_fit_error_with_prefilter_message_ignores_node_reasons():
+    d = Diagnosis(reasons={"x": 1}, pre_filter_msg="node(s) didn't satisfy plugin NodeAffinity")
+    assert fit_error_message(3, d) == "0/3 nodes are available: node(s) didn't satisfy plugin NodeAffinity."
+
+
+def test_unschedulable_pod_reports_first_failing_plugin_per_node():
+    s = state([node("a", cpu=500), node("b", cpu=500, bad="1"), node("c", cpu=4000, bad="1")])
+    r = schedule_pod(framework(), pod("p", cpu=1000), s)
+    assert r.node is None
+    # b fails FitsCpu first (filters run in order, first failure wins); c fails only the label check
+    assert r.message == "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
+    assert r.diagnosis.node_codes.tolist() == [2, 2, 3]
+
+
+def test_highest_score_wins_and_ties_go_to_first_name():
+    s = state([node("a"), node("b", prefer="1"), node("c", prefer="1")])
+    assert s.node_names[schedule_pod(framework(), pod("p"), s).node] == "b"
+    s2 = state([node("b"), node("a")])
+    assert s2.node_names[schedule_pod(framework(), pod("p"), s2).node] == "a"
+
+
+def test_no_nodes():
+    r = schedule_pod(framework(), pod("p"), state([]))
+    assert r.node is None and r.message == "no nodes available to schedule pods"
+
+
+def test_view_restricts_the_nodes_considered():
+    s = state([node("a"), node("b")])
+    r = schedule_pod(framework(), pod("p", cpu=9000), s, np.array([1]))
+    assert r.message == "0/1 nodes are available: 1 Insufficient cpu."
+
+
+@pytest.mark.parametrize(
+    "pct,n,expected",
+    [
+        pytest.param(None, 5000, 5000, id="unset-scores-all"),
+        pytest.param(0, 50, 50, id="small-cluster-all"),
+        pytest.param(0, 5000, 500, id="adaptive-5000-is-10pct"),
+        pytest.param(0, 1000, 420, id="adaptive-1000-is-42pct"),
+        pytest.param(0, 100000, 5000, id="adaptive-floor-5pct"),
+        pytest.param(1, 5000, 100, id="at-least-100"),
+        pytest.param(100, 5000, 5000, id="100pct"),
+    ],
+)
+def test_num_feasible_nodes_to_find(pct, n, expected):
+    assert num_feasible_nodes_to_find(pct, n) == expected
