@@ -1,0 +1,166 @@
+"""What every human-readable rendering says the same way: the headline, where a group landed,
+why something did not schedule.
+
+These read a `PlanResult` and never recompute a scheduling decision; they only count and
+group what the plan reported.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from podgroup_plan.result import (
+    IGNORED,
+    PREEMPTED,
+    SCHEDULED,
+    UNSCHEDULABLE,
+    WAITING,
+    CompositePodGroupResult,
+    PlanResult,
+    PodGroupResult,
+    PodResult,
+)
+
+# Order in which non-scheduled statuses are listed in a headline.
+_OTHER_STATUSES = ("Unschedulable", "Waiting", "Invalid", "Preempted", "Ignored")
+
+DASH = "—"
+
+
+def ref(namespace: str, name: str) -> str:
+    return f"{namespace}/{name}"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def _tally(total: int, scheduled: int, word: str, statuses: Counter, what: str = "") -> str:
+    head = f"{scheduled} of {plural(total, word)}{what} scheduled"
+    rest = [f"{statuses[s]} {s.lower()}" for s in _OTHER_STATUSES if statuses.get(s)]
+    return head + ("; " + ", ".join(rest) if rest else "")
+
+
+def pending_pods(result: PlanResult) -> list[PodResult]:
+    """Pods that were pending in the input (the evicted ones were running)."""
+    return [p for p in result.pods if p.status != PREEMPTED]
+
+
+def headline_lines(result: PlanResult) -> list[str]:
+    """One line per kind of object, e.g. `2 of 3 PodGroups scheduled; 1 unschedulable`."""
+    lines = []
+    if result.pod_groups:
+        statuses = Counter(g.status for g in result.pod_groups)
+        lines.append(_tally(len(result.pod_groups), statuses[SCHEDULED], "PodGroup", statuses))
+    if result.composite_pod_groups:
+        statuses = Counter(c.status for c in result.composite_pod_groups)
+        lines.append(_tally(len(result.composite_pod_groups), statuses[SCHEDULED],
+                            "CompositePodGroup", statuses))
+    pending = pending_pods(result)
+    statuses = Counter(p.status for p in pending)
+    lines.append(_tally(len(pending), statuses[SCHEDULED], "pending pod", statuses))
+    if result.victims:
+        lines.append(f"{plural(len(result.victims), 'running pod')} preempted (evicted) by the plan")
+    return lines
+
+
+def verdict(result: PlanResult) -> str:
+    if result.feasible:
+        return "Feasible: every pending pod and PodGroup can be scheduled."
+    return "Not feasible: some pods or PodGroups stay unschedulable or waiting."
+
+
+def group_members(result: PlanResult) -> dict[tuple[str, str], list[PodResult]]:
+    """Reported pods by (namespace, podGroup)."""
+    members: dict[tuple[str, str], list[PodResult]] = {}
+    for pod in result.pods:
+        if pod.pod_group is not None:
+            members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
+    return members
+
+
+def nodes_of(pods: list[PodResult], status: str = SCHEDULED) -> list[tuple[str, int]]:
+    """(node, pod count) for the pods with `status`, sorted by node name."""
+    counts = Counter(p.node for p in pods if p.status == status and p.node)
+    return sorted(counts.items())
+
+
+def format_nodes(nodes: list[tuple[str, int]], limit: int = 6) -> str:
+    parts = [node if n == 1 else f"{node} ×{n}" for node, n in nodes[:limit]]
+    if len(nodes) > limit:
+        parts.append(f"… +{len(nodes) - limit} more")
+    return ", ".join(parts)
+
+
+def placement_text(group: PodGroupResult) -> str | None:
+    """`rack-1 (topology.kubernetes.io/rack)`: the domain first, since it is what a reader wants."""
+    if group.placement is None:
+        return None
+    if group.topology_key:
+        return f"{group.placement} ({group.topology_key})"
+    return group.placement
+
+
+def landed_text(group: PodGroupResult, members: list[PodResult]) -> str:
+    """Where a group's pods run after the plan: its topology domain, then its new nodes."""
+    parts = []
+    placement = placement_text(group)
+    if placement:
+        parts.append(placement)
+    status = PREEMPTED if group.status == PREEMPTED else SCHEDULED
+    nodes = format_nodes(nodes_of(members, status))
+    if nodes:
+        parts.append(("evicted from " if status == PREEMPTED else "nodes: ") + nodes)
+    return "\n".join(parts) if parts else DASH
+
+
+def outcome_text(group: PodGroupResult, members: list[PodResult]) -> str:
+    """One cell that says where a Scheduled group landed, or why any other group did not."""
+    if group.status == SCHEDULED:
+        return landed_text(group, members)
+    detail = group_detail(group, members)
+    if group.status == PREEMPTED:
+        landed = landed_text(group, members)
+        return "\n".join(x for x in (detail, landed if landed != DASH else None) if x) or DASH
+    return detail or DASH
+
+
+def composite_outcome(group: CompositePodGroupResult) -> str:
+    """A CompositePodGroup's placement when Scheduled, else its message."""
+    if group.status == SCHEDULED:
+        return group.placement or DASH
+    return "\n".join(x for x in (group.message, group.placement) if x) or DASH
+
+
+def group_detail(group: PodGroupResult, members: list[PodResult]) -> str | None:
+    """Why a group is not Scheduled, in kube-scheduler's words; None when it is."""
+    if group.status == SCHEDULED:
+        return None
+    for cond in group.conditions:
+        if cond.status == "False" and cond.message:
+            return cond.message
+    for cond in group.conditions:
+        if cond.type == "DisruptionTarget" and cond.message:
+            return cond.message
+    for pod in members:
+        if pod.status != SCHEDULED and pod.message:
+            return pod.message
+    return None
+
+
+def pod_detail(pod: PodResult, result: PlanResult | None = None) -> str | None:
+    """The pod's message; for an evicted pod, who evicted it."""
+    if pod.message:
+        return pod.message
+    if pod.status == PREEMPTED and result is not None:
+        for v in result.victims:
+            if (v.namespace, v.name) == (pod.namespace, pod.name):
+                p = v.preemptor
+                return f"preempted by {p.kind} {ref(p.namespace, p.name)}"
+    if pod.status == IGNORED:
+        return "its schedulerName matches no profile of the configuration"
+    return None
+
+
+def is_problem(status: str) -> bool:
+    return status in (UNSCHEDULABLE, WAITING)
+

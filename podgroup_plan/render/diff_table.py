@@ -1,0 +1,115 @@
+"""The `diff -o table` rendering of a PlanDiff document (see `podgroup_plan.diff`)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from podgroup_plan.render.common import plural, ref
+from podgroup_plan.render.table import new_table, notes_block, render_text, status_text
+
+SUMMARY_ROWS = (
+    ("nodes", "Nodes"),
+    ("podsScheduled", "Pods scheduled"),
+    ("podsUnschedulable", "Pods unschedulable"),
+    ("podsWaiting", "Pods waiting"),
+    ("podsPreempted", "Pods preempted"),
+    ("podGroupsScheduled", "PodGroups scheduled"),
+    ("podGroupsUnschedulable", "PodGroups unschedulable"),
+    ("podGroupsWaiting", "PodGroups waiting"),
+)
+
+
+def headline(doc: Mapping[str, Any]) -> str:
+    """`A and B give the same plan.` or what differs, counted."""
+    if doc["identical"]:
+        return "A and B give the same plan."
+    parts = []
+    if doc["podGroups"]:
+        parts.append(plural(len(doc["podGroups"]), "PodGroup"))
+    if doc.get("compositePodGroups"):
+        parts.append(plural(len(doc["compositePodGroups"]), "CompositePodGroup"))
+    if doc["pods"]:
+        parts.append(plural(len(doc["pods"]), "pod"))
+    victims = len(doc["victims"]["onlyA"]) + len(doc["victims"]["onlyB"])
+    if victims:
+        parts.append(plural(victims, "victim"))
+    return "A and B differ: " + (", ".join(parts) or "summary counts") + "."
+
+
+def _delta(a: int, b: int) -> Text:
+    if a == b:
+        return Text("", style="dim")
+    return Text(f"{b - a:+d}", style="bold")
+
+
+def _side(status: str | None, where: str | None) -> Text:
+    if status is None:
+        return Text("not listed", style="dim")
+    text = status_text(status)
+    if where:
+        text.append(f" on {where}")
+    return text
+
+
+def summary_table(doc: Mapping[str, Any], label_a: str, label_b: str) -> Table:
+    sa, sb = doc["a"]["summary"], doc["b"]["summary"]
+    t = new_table("Summary")
+    t.add_column("")
+    t.add_column(f"A: {label_a}", justify="right", overflow="fold")
+    t.add_column(f"B: {label_b}", justify="right", overflow="fold")
+    t.add_column("B − A", justify="right")
+    t.add_row("Feasible", "yes" if doc["a"]["feasible"] else "no",
+              "yes" if doc["b"]["feasible"] else "no", "")
+    for key, label in SUMMARY_ROWS:
+        t.add_row(label, str(sa[key]), str(sb[key]), _delta(sa[key], sb[key]))
+    return t
+
+
+def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column: str) -> Table:
+    t = new_table(title)
+    t.add_column(column, overflow="fold")
+    t.add_column("A", overflow="fold")
+    t.add_column("B", overflow="fold")
+    for row in rows:
+        t.add_row(Text(ref(row["namespace"], row["name"])),
+                  _side(row["a"]["status"], row["a"][where]),
+                  _side(row["b"]["status"], row["b"][where]))
+    return t
+
+
+def victims_table(doc: Mapping[str, Any]) -> Table:
+    t = new_table("Victims evicted by one plan only")
+    t.add_column("Pod", overflow="fold")
+    t.add_column("Evicted by")
+    for side, key in (("A only", "onlyA"), ("B only", "onlyB")):
+        for v in doc["victims"][key]:
+            t.add_row(Text(ref(v["namespace"], v["name"])), side)
+    return t
+
+
+def renderables(doc: Mapping[str, Any], label_a: str, label_b: str) -> list[RenderableType]:
+    head = Text(headline(doc), style="bold green" if doc["identical"] else "bold yellow")
+    parts: list[RenderableType] = [head, summary_table(doc, label_a, label_b)]
+    if doc["podGroups"]:
+        parts.append(changes_table("PodGroups that differ (status, placement)", doc["podGroups"],
+                                   "placement", "PodGroup"))
+    if doc.get("compositePodGroups"):
+        parts.append(changes_table("CompositePodGroups that differ (status, placement)",
+                                   doc["compositePodGroups"], "placement", "CompositePodGroup"))
+    if doc["pods"]:
+        parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod"))
+    if doc["victims"]["onlyA"] or doc["victims"]["onlyB"]:
+        parts.append(victims_table(doc))
+    for side, label in (("a", label_a), ("b", label_b)):
+        if doc[side].get("notes"):
+            parts.append(notes_block(doc[side]["notes"], f"Notes for {side.upper()} ({label})"))
+    return parts
+
+
+def render_diff_table(doc: Mapping[str, Any], *, label_a: str = "A", label_b: str = "B",
+                      width: int = 100, color: bool = False) -> str:
+    return render_text(renderables(doc, label_a, label_b), width=width, color=color)
+

@@ -1,0 +1,141 @@
+"""The `simulate -o markdown` rendering: GitHub-flavoured Markdown for a CI job summary
+(`$GITHUB_STEP_SUMMARY`) or a pull-request comment.
+
+Verdict first, then the summary table, the groups, the pods that did not schedule (with
+kube-scheduler's message in full), the victims and the notes. Long lists are cut at `MAX_ROWS`
+rows, keeping what did not schedule, so the text stays under a comment's size limit.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from podgroup_plan import KUBERNETES_VERSION
+from podgroup_plan.render import common
+from podgroup_plan.render.common import DASH, ref
+from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult
+
+MAX_ROWS = 100
+
+
+def cell(value: object) -> str:
+    """One table cell: pipes escaped, newlines as <br>, HTML kept literal."""
+    if value is None or value == "":
+        return DASH
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\r\n", "\n").replace("\n", "<br>")
+
+
+def code(value: str | None) -> str:
+    return DASH if not value else f"`{cell(value)}`"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: str = "") -> list[str]:
+    """A GFM table; `align` has one letter per column (l/r), default left."""
+    marks = ["---:" if (align[i:i + 1] == "r") else "---" for i in range(len(headers))]
+    lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(marks) + " |"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def capped(items: list, keep, what: str, limit: int = MAX_ROWS) -> tuple[list, str | None]:
+    """All items when few; else those `keep` selects (at most `limit`), with a line saying so."""
+    if len(items) <= limit:
+        return items, None
+    kept = [x for x in items if keep(x)]
+    shown = kept[:limit]
+    return shown, f"_{len(items) - len(shown)} more {what} not listed; `-o json` lists every one._"
+
+
+def status(value: str | None) -> str:
+    return f"**{value}**" if value and value != SCHEDULED else (value or DASH)
+
+
+def heading(result: PlanResult) -> list[str]:
+    mark = "✅" if result.feasible else "❌"
+    word = "feasible" if result.feasible else "not feasible"
+    lines = [f"## {mark} podgroup-plan: {word}", "", common.verdict(result), ""]
+    lines += [f"- {line}" for line in common.headline_lines(result)]
+    profiles = ", ".join(result.scheduler_names) or "default-scheduler"
+    lines += ["", f"_kube-scheduler {KUBERNETES_VERSION} · profile(s): {profiles} · "
+                  f"{common.plural(result.summary.nodes, 'node')}_"]
+    return lines
+
+
+def summary(result: PlanResult) -> list[str]:
+    s = result.summary
+    groups_preempted = sum(1 for g in result.pod_groups if g.status == PREEMPTED)
+    return ["### Summary", ""] + table(
+        ["", "Scheduled", "Unschedulable", "Waiting", "Preempted"],
+        [["Pods", s.pods_scheduled, s.pods_unschedulable, s.pods_waiting, s.pods_preempted],
+         ["PodGroups", s.pod_groups_scheduled, s.pod_groups_unschedulable, s.pod_groups_waiting,
+          groups_preempted]],
+        align="lrrrr",
+    )
+
+
+def pod_groups(result: PlanResult) -> list[str]:
+    members = common.group_members(result)
+    groups, more = capped(list(result.pod_groups), lambda g: g.status != SCHEDULED, "PodGroups")
+    rows = []
+    for g in groups:
+        mine = members.get((g.namespace, g.name), [])
+        policy = f"Gang ≥{g.min_count}" if g.policy == "Gang" else g.policy
+        rows.append([code(ref(g.namespace, g.name)), policy, status(g.status),
+                     f"{g.scheduled_pods}/{g.scheduled_pods + g.pending_pods}",
+                     cell(common.outcome_text(g, mine))])
+    lines = ["### PodGroups", ""] + table(
+        ["PodGroup", "Policy", "Status", "Running", "Landed on / why not"], rows, align="lllrl")
+    return lines + (["", more] if more else [])
+
+
+def composites(result: PlanResult) -> list[str]:
+    rows = []
+    for c in result.composite_pod_groups:
+        policy = f"Gang ≥{c.min_group_count} groups" if c.policy == "Gang" else c.policy
+        rows.append([code(ref(c.namespace, c.name)), cell(c.parent), policy, status(c.status),
+                     cell(common.composite_outcome(c))])
+    return ["### CompositePodGroups", ""] + table(
+        ["CompositePodGroup", "Parent", "Policy", "Status", "Landed on / why not"], rows)
+
+
+def unscheduled_pods(result: PlanResult) -> list[str]:
+    pods = [p for p in common.pending_pods(result) if p.status != SCHEDULED]
+    lines = ["### Pods that did not schedule", ""]
+    if not pods:
+        return lines + ["Every pending pod was scheduled."]
+    shown = pods[:MAX_ROWS]
+    rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status),
+             cell(p.nominated_node), cell(common.pod_detail(p, result))] for p in shown]
+    lines += table(["Pod", "PodGroup", "Status", "Nominated node", "Message"], rows)
+    if len(pods) > len(shown):
+        lines += ["", f"_{len(pods) - len(shown)} more not listed; `-o json` lists every one._"]
+    return lines
+
+
+def victims(result: PlanResult) -> list[str]:
+    rows = [[code(ref(v.namespace, v.name)), cell(v.node), cell(v.pod_group), v.priority,
+             f"{v.preemptor.kind} `{cell(ref(v.preemptor.namespace, v.preemptor.name))}`"]
+            for v in result.victims[:MAX_ROWS]]
+    lines = ["### Victims (running pods the plan evicts)", ""] + table(
+        ["Pod", "Node", "PodGroup", "Priority", "Preempted by"], rows, align="lllrl")
+    if len(result.victims) > MAX_ROWS:
+        lines += ["", f"_{len(result.victims) - MAX_ROWS} more not listed; `-o json` lists every one._"]
+    return lines
+
+
+def notes(items: Sequence[str], title: str = "Notes (what the plan did not apply)") -> list[str]:
+    return [f"### {title}", ""] + [f"- {cell(n)}" for n in items]
+
+
+def render_markdown(result: PlanResult) -> str:
+    sections = [heading(result), summary(result)]
+    if result.pod_groups:
+        sections.append(pod_groups(result))
+    if result.composite_pod_groups:
+        sections.append(composites(result))
+    sections.append(unscheduled_pods(result))
+    if result.victims:
+        sections.append(victims(result))
+    if result.notes:
+        sections.append(notes(result.notes))
+    return "\n\n".join("\n".join(s) for s in sections) + "\n"
