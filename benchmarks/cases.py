@@ -1,0 +1,155 @@
+"""The benchmark cases: scheduler_perf-shaped clusters and the targets the issue sets for them.
+
+Shapes follow upstream's `test/integration/scheduler_perf` templates:
+
+* nodes (`cpg/templates/tas-node.yaml`): 4 cpu, 32Gi, 110 pods, labelled
+  `kubernetes.io/hostname`, `topology.kubernetes.io/rack: rack-{i // 100}` and
+  `topology.kubernetes.io/zone: zone-{i // 1000}`;
+* plain pods (`config/pod-default.yaml`): one pause container, 100m / 500Mi requests and limits;
+* gang pods (`cpg/templates/gang-pod.yaml`): 100m / 100Mi requests, linked to their PodGroup by
+  `spec.schedulingGroup.podGroupName`; PodGroups are `scheduling.k8s.io/v1beta1` gangs.
+
+A case is plain data; `benchmarks.generate` turns it into manifests (JSON `List`s or YAML) or
+straight into model objects. The fields for topology constraints, priorities and running
+low-priority pods are there for topology-aware and preemption cases; `EXTRA` holds a first
+example of each (no target: they measure, they do not pass or fail).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+Mi = 2**20
+Gi = 2**30
+
+
+@dataclass(frozen=True)
+class Target:
+    """What "fast enough" means for a case on the 2-core reference machine. None: no target."""
+
+    plan_s: float | None = None  # plan() wall time, at most
+    ms_per_group: float | None = None  # plan() wall time / gangs, at most
+    peak_mib: float | None = None  # peak RSS of the whole process (load + plan), below
+    docs_per_s: float | None = None  # documents read, validated and decoded per second, at least
+
+    def describe(self) -> str:
+        parts = []
+        if self.plan_s is not None:
+            parts.append(f"plan <= {self.plan_s:g} s")
+        if self.ms_per_group is not None:
+            parts.append(f"<= {self.ms_per_group:g} ms/gang")
+        if self.peak_mib is not None:
+            parts.append(f"peak < {self.peak_mib:g} MiB")
+        if self.docs_per_s is not None:
+            parts.append(f">= {self.docs_per_s:,.0f} docs/s")
+        return ", ".join(parts) or "-"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    family: str  # upstream's test name the case mirrors, or our own (Memory, Loading)
+    nodes: int
+    pending_pods: int = 0  # plain pods without a group
+    running_pods: int = 0  # bound pods (spec.nodeName set, phase Running), spread round-robin
+    gangs: int = 0
+    gang_size: int = 0
+    min_count: int | None = None  # None: gang_size
+    # node shape
+    node_cpu_m: int = 4000
+    node_memory: int = 32 * Gi
+    node_pods: int = 110
+    nodes_per_rack: int = 100
+    nodes_per_zone: int = 1000
+    # pod shapes
+    pod_cpu_m: int = 100
+    pod_memory: int = 500 * Mi
+    gang_cpu_m: int = 100
+    gang_memory: int = 100 * Mi
+    running_cpu_m: int = 100
+    running_memory: int = 500 * Mi
+    # room for topology-aware and preemption cases
+    gang_topology_key: str | None = None  # e.g. topology.kubernetes.io/rack
+    pending_priority: int = 0
+    gang_priority: int = 0
+    running_priority: int = 0
+    plan: bool = True  # False: a loading-only case
+    target: Target = Target()
+    note: str = ""
+
+    @property
+    def gang_pods(self) -> int:
+        return self.gangs * self.gang_size
+
+    @property
+    def pending_total(self) -> int:
+        return self.pending_pods + self.gang_pods
+
+    @property
+    def documents(self) -> int:
+        return self.nodes + self.running_pods + self.pending_total + self.gangs
+
+    def scaled(self, nodes: int) -> "Case":
+        """The same case on `nodes` nodes; the target holds only at the original size."""
+        name = f"{self.name.split('-')[0]}-{_k(nodes)}-{_k(self.pending_pods)}"
+        return replace(self, name=name, nodes=nodes, target=self.target if nodes == self.nodes else Target())
+
+
+def _k(n: int) -> str:
+    return f"{n // 1000}k" if n % 1000 == 0 and n >= 1000 else str(n)
+
+
+# The issue's cases and targets (2 cores, every node filtered and scored).
+CASES: dict[str, Case] = {
+    c.name: c
+    for c in (
+        Case("basic-5k-10k", "SchedulingBasic", nodes=5000, pending_pods=10_000, target=Target(plan_s=5)),
+        Case("basic-5k-50k", "SchedulingBasic", nodes=5000, pending_pods=50_000, target=Target(plan_s=25)),
+        Case(
+            "gang-5k-3000x3", "GangScheduling", nodes=5000, gangs=3000, gang_size=3,
+            target=Target(ms_per_group=1),
+        ),
+        Case(
+            "gang-5k-10x5000", "GangScheduling", nodes=5000, gangs=10, gang_size=5000,
+            target=Target(plan_s=20),
+        ),
+        Case(
+            "memory-5k-150k", "Memory", nodes=5000, running_pods=150_000, pending_pods=10_000,
+            target=Target(peak_mib=1024),
+            note="150,000 running pods (30 per node) plus the 10,000 pending pods of basic-5k-10k",
+        ),
+        Case(
+            "load-150k", "Loading", nodes=5000, running_pods=150_000, plan=False,
+            target=Target(docs_per_s=20_000),
+            note="read, validate and decode only; no plan",
+        ),
+    )
+}
+
+# How plan time grows with the cluster: basic-*-10k at 1k, 2k, 5k and 10k nodes.
+SCALE_NODES = (1000, 2000, 5000, 10_000)
+SCALE = {c.name: c for c in (CASES["basic-5k-10k"].scaled(n) for n in SCALE_NODES)}
+
+# Shapes for later engine work: measured when asked for by name, never part of --all.
+EXTRA: dict[str, Case] = {
+    c.name: c
+    for c in (
+        # CPGTopologyAwareScheduling without the composite level: gangs of 4 with a rack constraint.
+        Case(
+            "tas-5k-3000x4", "TopologyAwareScheduling", nodes=5000, gangs=3000, gang_size=4,
+            gang_topology_key="topology.kubernetes.io/rack",
+        ),
+        # CPGPreemptionBasic-like: 100 nodes filled with low-priority pods, high-priority gangs.
+        Case(
+            "preempt-100-10x10", "Preemption", nodes=100, running_pods=1000, running_priority=0,
+            running_cpu_m=400, gangs=10, gang_size=10, gang_cpu_m=3970, gang_priority=1000,
+        ),
+    )
+}
+
+ALL: dict[str, Case] = {**CASES, **SCALE, **EXTRA}
+
+
+def tiny(**overrides) -> Case:
+    """A small case for tests, in which every pending pod fits."""
+    base = Case("tiny", "Smoke", nodes=20, pending_pods=200, running_pods=40, gangs=6, gang_size=3)
+    return replace(base, **overrides)

@@ -1,0 +1,321 @@
+"""Run benchmark cases, one fresh subprocess per case, and print their figures.
+
+    python -m benchmarks.run --all                 # the issue's cases (targets checked)
+    python -m benchmarks.run --scale               # basic-*-10k at 1k, 2k, 5k, 10k nodes
+    python -m benchmarks.run --case basic-5k-10k [--case ...] [--repeat 3]
+    python -m benchmarks.run --list
+
+Per case: load time (read + validate + decode with `podgroup_plan.loading.load_input`, on
+`kubectl get -o json`-style `List` files), documents/s and, beside it, the parse-only floor
+(`orjson.loads` of the same files); plan time (`podgroup_plan.plan.plan`), pending pods/s,
+ms per gang; peak memory (`ru_maxrss` of the case's own process, so load + plan + the
+interpreter); and whether the plan is right (every pod placed, no node over allocatable, gangs
+all-or-nothing). Inputs are generated once into `--data-dir` and reused.
+
+`--input objects` skips the files and builds the model objects directly (load time is then not
+measured); it is also what the runner falls back to while `load_input` does not exist.
+
+Benchmarks are not tests: nothing here fails CI on time. Exit status is 0 unless a case
+crashed or planned wrongly; `--strict` also makes a missed target exit 1.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+
+from benchmarks.cases import ALL, CASES, EXTRA, SCALE, Case
+from benchmarks.generate import write_case
+
+RESULT_PREFIX = "BENCH-RESULT "
+DEFAULT_DATA_DIR = os.environ.get("PODGROUP_PLAN_BENCH_DATA") or os.path.join(
+    tempfile.gettempdir(), "podgroup-plan-bench"
+)
+
+
+# ----- the child: one case, measured -----------------------------------------------------------
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
+    """Load and plan `case` in this process and return the figures (JSON-able)."""
+    out: dict = {"case": case.name, "input": input_mode, "documents": case.documents, "notes": []}
+    out["peak_mib_after_import"] = None
+    import numpy  # noqa: F401  (imports are not load time)
+    from benchmarks import generate, verify
+
+    load_input = None
+    if input_mode == "files":
+        try:
+            from podgroup_plan.loading import load_input  # type: ignore[attr-defined]
+        except ImportError as e:
+            out["notes"].append(f"load_input unavailable ({e}); model objects built directly")
+            input_mode = out["input"] = "objects"
+    plan = None
+    if case.plan:
+        from podgroup_plan.plan import plan
+    out["peak_mib_after_import"] = round(_peak_mib(), 1)
+
+    if input_mode == "files":
+        t0 = time.perf_counter()
+        cluster = load_input([folder])
+        out["load_s"] = time.perf_counter() - t0
+    else:
+        t0 = time.perf_counter()
+        cluster = generate.cluster_input(case)
+        out["build_s"] = time.perf_counter() - t0
+    out["peak_mib_after_load"] = round(_peak_mib(), 1)
+
+    if plan is not None:
+        t0 = time.perf_counter()
+        result = plan(cluster)
+        out["plan_s"] = time.perf_counter() - t0
+        out["peak_mib"] = round(_peak_mib(), 1)
+        s = result.summary
+        out["summary"] = {"scheduled": s.pods_scheduled, "unschedulable": s.pods_unschedulable,
+                          "waiting": s.pods_waiting, "groups_scheduled": s.pod_groups_scheduled}
+        out["problems"] = verify.problems(cluster, result)
+        del result
+    else:
+        out["peak_mib"] = round(_peak_mib(), 1)
+        out["problems"] = []
+        counted = len(cluster.nodes) + len(cluster.pods) + len(cluster.pod_groups)
+        if counted != case.documents:
+            out["problems"].append(f"decoded {counted} objects, expected {case.documents}")
+
+    if input_mode == "files":
+        del cluster
+        gc.collect()
+        out["parse_floor_s"] = _parse_floor(folder)
+    return out
+
+
+def _parse_floor(folder: str) -> float:
+    """Seconds to read and `orjson.loads` every file of the case: what no loader can beat."""
+    import orjson
+
+    total = 0.0
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            t0 = time.perf_counter()
+            with open(os.path.join(folder, name), "rb") as fh:
+                value = orjson.loads(fh.read())
+            total += time.perf_counter() - t0
+            del value
+    return total
+
+
+# ----- the parent: cases in subprocesses, figures in a table -----------------------------------
+
+
+def machine() -> dict:
+    info = {"python": platform.python_version(), "cores": os.cpu_count(), "platform": platform.platform()}
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/meminfo") as fh:
+            info["memory_gib"] = round(int(fh.readline().split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    for mod in ("numpy", "orjson", "yaml"):
+        try:
+            info[mod] = __import__(mod).__version__
+        except Exception:  # pragma: no cover
+            pass
+    info["OPENBLAS_CORETYPE"] = os.environ.get("OPENBLAS_CORETYPE") or "(not set)"
+    try:
+        info["commit"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+            cwd=os.path.dirname(os.path.abspath(__file__)),
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return info
+
+
+def run_case(case: Case, data_dir: str, input_mode: str, timeout: float) -> dict:
+    folder = None
+    if input_mode == "files":
+        t0 = time.perf_counter()
+        folder = write_case(case, data_dir)
+        gen_s = time.perf_counter() - t0
+    cmd = [sys.executable, "-m", "benchmarks.run", "--child", case.name, "--input", input_mode]
+    if folder:
+        cmd += ["--folder", folder]
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=repo)
+    except subprocess.TimeoutExpired:
+        return {"case": case.name, "error": f"timeout after {timeout:g} s"}
+    for line in proc.stdout.splitlines():
+        if line.startswith(RESULT_PREFIX):
+            out = json.loads(line[len(RESULT_PREFIX):])
+            if folder:
+                out["input_mib"] = round(sum(
+                    os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)) / 2**20, 1)
+            return out
+    tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+    return {"case": case.name, "error": f"exit {proc.returncode}: {tail}", "stderr": proc.stderr[-4000:]}
+
+
+def best_of(runs: list[dict]) -> dict:
+    """Fastest plan (or load) of the repeats; peak memory is the largest seen."""
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return runs[-1]
+    key = "plan_s" if "plan_s" in ok[0] else ("load_s" if "load_s" in ok[0] else "build_s")
+    best = dict(min(ok, key=lambda r: r.get(key, 0)))
+    best["peak_mib"] = max(r["peak_mib"] for r in ok)
+    best["repeats"] = len(ok)
+    if len(ok) > 1:
+        best[f"{key}_all"] = [round(r[key], 3) for r in ok]
+    return best
+
+
+def figures(case: Case, r: dict) -> dict:
+    """Derived figures and the verdict against the case's target."""
+    f: dict = {}
+    if "error" in r:
+        return {"verdict": "ERROR"}
+    if "load_s" in r:
+        f["docs_per_s"] = case.documents / r["load_s"]
+    if "parse_floor_s" in r:
+        f["floor_docs_per_s"] = case.documents / r["parse_floor_s"]
+    if "plan_s" in r:
+        f["pods_per_s"] = case.pending_total / r["plan_s"]
+        if case.gangs:
+            f["ms_per_group"] = 1000 * r["plan_s"] / case.gangs
+    t = case.target
+    missed = []
+    if t.plan_s is not None and r.get("plan_s", float("inf")) > t.plan_s:
+        missed.append("plan time")
+    if t.ms_per_group is not None and f.get("ms_per_group", float("inf")) > t.ms_per_group:
+        missed.append("ms/gang")
+    if t.peak_mib is not None and (r.get("peak_mib", float("inf")) >= t.peak_mib or r.get("input") != "files"):
+        missed.append("peak memory" + (" (not measured with files)" if r.get("input") != "files" else ""))
+    if t.docs_per_s is not None and f.get("docs_per_s", 0) < t.docs_per_s:
+        missed.append("docs/s" + (" (no loader)" if "load_s" not in r else ""))
+    if r.get("problems"):
+        f["verdict"] = "WRONG PLAN"
+    elif t == type(t)():
+        f["verdict"] = "measured"
+    else:
+        f["verdict"] = "met" if not missed else "missed: " + ", ".join(missed)
+    return f
+
+
+def _fmt(v, spec: str) -> str:
+    return "-" if v is None else format(v, spec)
+
+
+HEADER = ("case", "nodes", "pending", "running", "gangs", "load s", "docs/s", "floor docs/s",
+          "plan s", "pods/s", "ms/gang", "peak MiB", "target", "verdict")
+
+
+def row(case: Case, r: dict, f: dict) -> tuple[str, ...]:
+    return (
+        case.name, f"{case.nodes:,}", f"{case.pending_total:,}", f"{case.running_pods:,}",
+        f"{case.gangs:,}" if case.gangs else "-",
+        _fmt(r.get("load_s"), ".2f"), _fmt(f.get("docs_per_s"), ",.0f"), _fmt(f.get("floor_docs_per_s"), ",.0f"),
+        _fmt(r.get("plan_s"), ".2f"), _fmt(f.get("pods_per_s"), ",.0f"), _fmt(f.get("ms_per_group"), ".3f"),
+        _fmt(r.get("peak_mib"), ",.0f"), case.target.describe(), f["verdict"],
+    )
+
+
+def markdown_table(rows: list[tuple[str, ...]]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def text_table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADER)]
+    fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths[:-2]))
+    fmt += "  {}  {}"
+    return "\n".join(fmt.format(*r) for r in [HEADER, *rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--case", action="append", default=[], metavar="NAME", help="a case by name (repeatable)")
+    ap.add_argument("--all", action="store_true", help="the issue's cases: " + ", ".join(CASES))
+    ap.add_argument("--scale", action="store_true", help="plan-time growth: " + ", ".join(SCALE))
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--input", choices=("files", "objects"), default="files")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per case (fresh process each); best plan time kept")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per run")
+    ap.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="where generated inputs are kept (default %(default)s)")
+    ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--child", metavar="NAME", help=argparse.SUPPRESS)
+    ap.add_argument("--folder", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.child:
+        out = run_child(ALL[args.child], args.folder, args.input)
+        print(RESULT_PREFIX + json.dumps(out), flush=True)
+        return 0
+    if args.list:
+        for group, cases in (("issue (--all)", CASES), ("scale (--scale)", SCALE), ("extra", EXTRA)):
+            print(f"{group}:")
+            for c in cases.values():
+                print(f"  {c.name:<18} {c.family:<24} {c.nodes:>6,} nodes {c.pending_total:>7,} pending "
+                      f"{c.running_pods:>7,} running  target: {c.target.describe()}" + (f"  ({c.note})" if c.note else ""))
+        return 0
+
+    names = list(args.case)
+    if args.all:
+        names += list(CASES)
+    if args.scale:
+        names += list(SCALE)
+    names = list(dict.fromkeys(names))
+    if not names:
+        ap.error("give --case NAME, --all or --scale (see --list)")
+    unknown = [n for n in names if n not in ALL]
+    if unknown:
+        ap.error(f"unknown case(s) {', '.join(unknown)}; see --list")
+
+    info = machine()
+    print("machine: " + ", ".join(f"{k}={v}" for k, v in info.items()), flush=True)
+    results, rows, failed, missed = [], [], False, False
+    for name in names:
+        case = ALL[name]
+        runs = [run_case(case, args.data_dir, args.input, args.timeout) for _ in range(max(1, args.repeat))]
+        r = best_of(runs)
+        f = figures(case, r)
+        results.append({"case": asdict(case), "result": r, "figures": f})
+        rows.append(row(case, r, f))
+        print(text_table([rows[-1]]).splitlines()[-1], flush=True)
+        for note in r.get("notes", []):
+            print(f"    note: {note}")
+        for p in r.get("problems", []):
+            print(f"    WRONG: {p}")
+        if "error" in r:
+            print(f"    ERROR: {r['error']}")
+        failed |= "error" in r or bool(r.get("problems"))
+        missed |= f["verdict"].startswith("missed")
+    print()
+    print(markdown_table(rows) if args.markdown else text_table(rows))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"machine": info, "results": results}, fh, indent=2)
+    return 1 if failed or (args.strict and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
