@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from podgroup_plan.render.diff_table import SUMMARY_ROWS, headline
+from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline
 from podgroup_plan.render.markdown import MAX_ROWS, cell, code, notes, table
 
 
 def _side(status: str | None, where: str | None) -> str:
     if status is None:
-        return "_not listed_"
+        return f"_{NOT_LISTED}_"
     text = status if status == "Scheduled" else f"**{status}**"
     return text + (f" on `{cell(where)}`" if where else "")
 

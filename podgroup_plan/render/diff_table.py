@@ -10,6 +10,10 @@ from rich.text import Text
 from podgroup_plan.render.common import plural, ref
 from podgroup_plan.render.table import new_table, notes_block, render_text, status_text
 
+# A pod that one plan does not list was running in the input and that plan did not evict it
+# (pods[] lists every pending pod and every evicted one).
+NOT_LISTED = "running, not evicted"
+
 SUMMARY_ROWS = (
     ("nodes", "Nodes"),
     ("podsScheduled", "Pods scheduled"),
@@ -47,7 +51,7 @@ def _delta(a: int, b: int) -> Text:
 
 def _side(status: str | None, where: str | None) -> Text:
     if status is None:
-        return Text("not listed", style="dim")
+        return Text(NOT_LISTED, style="dim")
     text = status_text(status)
     if where:
         text.append(f" on {where}")

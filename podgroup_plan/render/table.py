@@ -54,6 +54,7 @@ def new_table(title: str, caption: str | None = None, expand: bool = False) -> T
         show_edge=False,
         pad_edge=False,
         expand=expand,
+        min_width=len(title),
     )
 
 

@@ -1,0 +1,451 @@
+"""The `podgroup-plan` command line (spec/contract.md: commands, flags and exit codes are fixed).
+
+    podgroup-plan simulate PATH... [--scheduler-config FILE] [--feature-gates G=BOOL,...]
+                                   [-o table|json|yaml|markdown|junit] [--output-file FILE]
+                                   [--fail-on unschedulable|waiting|preemption]...
+    podgroup-plan validate PATH... [--scheduler-config FILE] [--feature-gates ...]
+    podgroup-plan diff PATH... [--config-a FILE] --config-b FILE [-o table|json|markdown]
+
+Exit codes: 0 planned (and no --fail-on condition holds) / valid / A equals B; 1 a --fail-on
+condition holds / A and B differ; 2 bad input or usage, every problem on stderr, no traceback.
+
+This module is an edge (design.md): it reads files and flags, calls `plan()`, and hands the
+`PlanResult` to a renderer. It decides nothing about scheduling.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterator, Mapping, Optional
+
+import click
+import typer
+
+from podgroup_plan import KUBERNETES_VERSION, __version__
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.result import (
+    PREEMPTED,
+    REASON_SCHEDULER_ERROR,
+    REASON_UNSCHEDULABLE,
+    UNSCHEDULABLE,
+    WAITING,
+    PlanResult,
+)
+
+# Exit codes (spec/contract.md).
+EXIT_OK = 0
+EXIT_CONDITION = 1
+EXIT_INPUT = 2
+
+# The progress bar appears only if the plan is still running after this many seconds.
+PROGRESS_DELAY = 0.5
+# Width of table output when it does not go to a terminal (a file, a pipe, a CI log).
+DEFAULT_WIDTH = 100
+
+
+class Output(str, Enum):
+    table = "table"
+    json = "json"
+    yaml = "yaml"
+    markdown = "markdown"
+    junit = "junit"
+
+
+class DiffOutput(str, Enum):
+    table = "table"
+    json = "json"
+    markdown = "markdown"
+
+
+class FailOn(str, Enum):
+    unschedulable = "unschedulable"
+    waiting = "waiting"
+    preemption = "preemption"
+
+
+app = typer.Typer(
+    name="podgroup-plan",
+    help="Offline what-if planner for Kubernetes gang (PodGroup) scheduling: "
+         f"plans pending pods and PodGroups as kube-scheduler {KUBERNETES_VERSION} would.",
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# --- options shared by the commands -------------------------------------------------------------
+
+PathsArg = Annotated[list[str], typer.Argument(
+    metavar="PATH", show_default=False,
+    help="Manifest files or folders (read recursively: *.yaml, *.yml, *.json); '-' reads stdin.")]
+SchedulerConfigOpt = Annotated[Optional[Path], typer.Option(
+    "--scheduler-config", metavar="FILE", dir_okay=False,
+    help="KubeSchedulerConfiguration file; wins over one found among the manifests.")]
+FeatureGatesOpt = Annotated[Optional[str], typer.Option(
+    "--feature-gates", metavar="NAME=BOOL,...",
+    help="kube-scheduler feature gates, e.g. TopologyAwareWorkloadScheduling=false.")]
+OutputFileOpt = Annotated[Optional[Path], typer.Option(
+    "--output-file", metavar="FILE", dir_okay=False,
+    help="Write the output to FILE instead of standard output.")]
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"podgroup-plan {__version__} (kube-scheduler {KUBERNETES_VERSION})")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version_callback, is_eager=True,
+        help="Print the tool's version and the kube-scheduler version it mirrors.")] = False,
+) -> None:
+    """Offline what-if planner for Kubernetes gang (PodGroup) scheduling."""
+
+
+# --- commands -----------------------------------------------------------------------------------
+
+@app.command()
+def simulate(
+    paths: PathsArg,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    output: Annotated[Output, typer.Option(
+        "-o", "--output", case_sensitive=False, metavar="table|json|yaml|markdown|junit",
+        help="Output format.")] = Output.table,
+    output_file: OutputFileOpt = None,
+    fail_on: Annotated[Optional[list[FailOn]], typer.Option(
+        "--fail-on", case_sensitive=False, show_default=False,
+        metavar="unschedulable|waiting|preemption",
+        help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
+             "or evicts a pod. Repeatable.")] = None,
+) -> None:
+    """Plan the pending pods and PodGroups; show where they land.
+
+    Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
+    with _input_errors():
+        cluster, config, gates = _load(paths, scheduler_config, feature_gates)
+        result = _plan(cluster, config, gates)
+    _emit_result(result, output, output_file)
+    held = fail_conditions(result, fail_on or [])
+    for line in held:
+        typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
+    raise typer.Exit(EXIT_CONDITION if held else EXIT_OK)
+
+
+@app.command()
+def validate(
+    paths: PathsArg,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+) -> None:
+    """Check the input without planning.
+
+    Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
+    with _input_errors():
+        cluster, config, gates = _load(paths, scheduler_config, feature_gates)
+        _check_config(cluster, config, gates)
+    from podgroup_plan import loading
+
+    for line in loading.summarize(cluster):
+        typer.echo(line)
+    typer.echo("Input is valid.")
+    raise typer.Exit(EXIT_OK)
+
+
+@app.command()
+def diff(
+    paths: PathsArg,
+    config_b: Annotated[Path, typer.Option(
+        "--config-b", metavar="FILE", dir_okay=False, show_default=False,
+        help="KubeSchedulerConfiguration for plan B.")],
+    config_a: Annotated[Optional[Path], typer.Option(
+        "--config-a", metavar="FILE", dir_okay=False,
+        help="KubeSchedulerConfiguration for plan A (default: the built-in default profile).")]
+    = None,
+    feature_gates: FeatureGatesOpt = None,
+    output: Annotated[DiffOutput, typer.Option(
+        "-o", "--output", case_sensitive=False, metavar="table|json|markdown",
+        help="Output format.")] = DiffOutput.table,
+    output_file: OutputFileOpt = None,
+) -> None:
+    """Plan under configurations A and B; show what differs.
+
+    Exit 0 when A and B give the same plan, 1 when they differ, 2 on bad input."""
+    from podgroup_plan.diff import diff_plans
+
+    with _input_errors():
+        cluster, (conf_a, conf_b), gates = _load_for_diff(paths, config_a, config_b, feature_gates)
+        # A without --config-a is the built-in default profile, not a config in the manifests.
+        cluster_a = cluster if config_a is not None else _without_config(cluster)
+        result_a, result_b = _collect(lambda: _plan(cluster_a, conf_a, gates, "Planning A"),
+                                      lambda: _plan(cluster, conf_b, gates, "Planning B"))
+    document = diff_plans(result_a, result_b)
+    label_a = str(config_a) if config_a is not None else "built-in default profile"
+    _emit_diff(document, output, output_file, label_a, str(config_b))
+    raise typer.Exit(EXIT_OK if document["identical"] else EXIT_CONDITION)
+
+
+def main() -> None:
+    """Console-script entry point (`podgroup-plan`)."""
+    app(prog_name="podgroup-plan")
+
+
+# --- input --------------------------------------------------------------------------------------
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    """Bad input: every problem on stderr, one per line, and exit 2."""
+    try:
+        yield
+    except InputError as err:
+        for line in (str(p) for p in err.problems) if err.problems else [str(err)]:
+            typer.echo(line, err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+
+
+def _collect(*steps: Callable[[], Any]) -> list[Any]:
+    """Run every step even when an earlier one raised InputError, so that all problems are
+    reported together; raise one InputError carrying all of them."""
+    problems: list[Problem] = []
+    values = []
+    for step in steps:
+        try:
+            values.append(step())
+        except InputError as err:
+            problems.extend(err.problems)
+            values.append(None)
+    if problems:
+        raise InputError(problems)
+    return values
+
+
+def _read_stdin(paths: list[str]) -> str | None:
+    return click.get_text_stream("stdin").read() if "-" in paths else None
+
+
+def _load(paths: list[str], scheduler_config: Path | None, feature_gates: str | None):
+    from podgroup_plan import loading
+
+    stdin_text = _read_stdin(paths)
+    cluster, config, gates = _collect(
+        lambda: loading.load_input(list(paths), stdin_text),
+        lambda: loading.load_scheduler_config(str(scheduler_config)) if scheduler_config else None,
+        lambda: _parse_gates(feature_gates),
+    )
+    return cluster, config, gates
+
+
+def _load_for_diff(paths: list[str], config_a: Path | None, config_b: Path,
+                   feature_gates: str | None):
+    from podgroup_plan import loading
+
+    stdin_text = _read_stdin(paths)
+    cluster, conf_a, conf_b, gates = _collect(
+        lambda: loading.load_input(list(paths), stdin_text),
+        lambda: loading.load_scheduler_config(str(config_a)) if config_a else None,
+        lambda: loading.load_scheduler_config(str(config_b)),
+        lambda: _parse_gates(feature_gates),
+    )
+    return cluster, (conf_a, conf_b), gates
+
+
+def _parse_gates(text: str | None) -> dict[str, bool] | None:
+    if text is None:
+        return None
+    from podgroup_plan.framework.config import parse_feature_gates
+
+    return parse_feature_gates(text)
+
+
+def _without_config(cluster: Any) -> Any:
+    if getattr(cluster, "scheduler_config", None) is None:
+        return cluster
+    return dataclasses.replace(cluster, scheduler_config=None)
+
+
+def _check_config(cluster: Any, config: Mapping | None, gates: Mapping[str, bool] | None) -> None:
+    """Build the profiles as `plan()` would, so that `validate` rejects what `simulate` would."""
+    from podgroup_plan.framework import config as framework_config
+
+    build = getattr(framework_config, "build_profiles", None)
+    if build is None:  # pragma: no cover - the engine always has it; guard for partial checkouts
+        return
+    defaults = getattr(framework_config, "FEATURE_GATES_DEFAULTS", {})
+    effective = config if config is not None else cluster.scheduler_config
+    build(effective, {**defaults, **(gates or {})})
+
+
+# --- planning -----------------------------------------------------------------------------------
+
+def _plan(cluster: Any, config: Mapping | None, gates: Mapping[str, bool] | None,
+          label: str = "Planning") -> PlanResult:
+    from podgroup_plan.plan import plan
+
+    bar = ProgressBar(label) if sys.stderr.isatty() else None
+    try:
+        return plan(cluster, config, gates, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+class ProgressBar:
+    """`plan()`'s progress callback: a rich bar on stderr, shown only once the plan has run for
+    `delay` seconds (a quick plan prints nothing), removed when the plan ends."""
+
+    def __init__(self, label: str = "Planning", delay: float = PROGRESS_DELAY,
+                 clock: Callable[[], float] = time.monotonic, console: Any = None):
+        self.label = label
+        self.delay = delay
+        self.clock = clock
+        self.console = console
+        self.started = clock()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._progress is None:
+            if self.clock() - self.started < self.delay:
+                return
+            self._start(total)
+        self._progress.update(self._task, completed=done, total=total)
+
+    def _start(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+            TimeElapsedColumn
+
+        console = self.console if self.console is not None else Console(stderr=True)
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(),
+                                  console=console, transient=True)
+        self._progress.start()
+        self._task = self._progress.add_task(self.label, total=total)
+
+    @property
+    def shown(self) -> bool:
+        return self._progress is not None
+
+    def close(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def fail_conditions(result: PlanResult, fail_on: list[FailOn] | list[str]) -> list[str]:
+    """The `--fail-on` conditions that hold, each as `CONDITION: what holds` (spec/contract.md)."""
+    from podgroup_plan.render.common import plural
+
+    held = []
+    wanted = {FailOn(f) for f in fail_on}
+    if FailOn.unschedulable in wanted:
+        pods = [p for p in result.pods if p.status == UNSCHEDULABLE
+                or (p.status != PREEMPTED
+                    and p.reason in (REASON_UNSCHEDULABLE, REASON_SCHEDULER_ERROR))]
+        groups = [g for g in result.pod_groups if g.status == UNSCHEDULABLE]
+        groups += [c for c in result.composite_pod_groups if c.status == UNSCHEDULABLE]
+        if pods or groups:
+            held.append(f"unschedulable: {plural(len(pods), 'pod')} and "
+                        f"{plural(len(groups), 'group')} not placed")
+    if FailOn.waiting in wanted:
+        pods = [p for p in result.pods if p.status == WAITING]
+        groups = [g for g in result.pod_groups if g.status == WAITING]
+        groups += [c for c in result.composite_pod_groups if c.status == WAITING]
+        if pods or groups:
+            held.append(f"waiting: {plural(len(pods), 'pod')} and "
+                        f"{plural(len(groups), 'group')} waiting")
+    if FailOn.preemption in wanted:
+        evicted = {(v.namespace, v.name) for v in result.victims}
+        evicted |= {(p.namespace, p.name) for p in result.pods if p.status == PREEMPTED}
+        if evicted:
+            held.append(f"preemption: the plan evicts {plural(len(evicted), 'pod')}")
+    return held
+
+
+# --- output -------------------------------------------------------------------------------------
+
+def _table_width() -> int:
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        return DEFAULT_WIDTH
+
+
+def _to_terminal(output_file: Path | None) -> bool:
+    return output_file is None and sys.stdout.isatty()
+
+
+def _emit_result(result: PlanResult, output: Output, output_file: Path | None) -> None:
+    if output is Output.table and _to_terminal(output_file):
+        from rich.console import Console
+
+        from podgroup_plan.render.table import print_result
+
+        print_result(result, Console(highlight=False))
+        return
+    _write(_render_result(result, output), output_file)
+
+
+def _render_result(result: PlanResult, output: Output) -> str:
+    if output is Output.json:
+        from podgroup_plan.render.json_yaml import render_json
+        return render_json(result.to_dict())
+    if output is Output.yaml:
+        from podgroup_plan.render.json_yaml import render_yaml
+        return render_yaml(result.to_dict())
+    if output is Output.markdown:
+        from podgroup_plan.render.markdown import render_markdown
+        return render_markdown(result)
+    if output is Output.junit:
+        from podgroup_plan.render.junit import render_junit
+        return render_junit(result)
+    from podgroup_plan.render.table import render_table
+    return render_table(result, width=_table_width())
+
+
+def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
+               label_a: str, label_b: str) -> None:
+    if output is DiffOutput.json:
+        from podgroup_plan.render.json_yaml import render_json
+        text = render_json(document)
+    elif output is DiffOutput.markdown:
+        from podgroup_plan.render.diff_markdown import render_diff_markdown
+        text = render_diff_markdown(document, label_a=label_a, label_b=label_b)
+    elif _to_terminal(output_file):
+        from rich.console import Console
+
+        from podgroup_plan.render.diff_table import renderables
+
+        console = Console(highlight=False)
+        for i, part in enumerate(renderables(document, label_a, label_b)):
+            if i:
+                console.print()
+            console.print(part)
+        return
+    else:
+        from podgroup_plan.render.diff_table import render_diff_table
+        text = render_diff_table(document, label_a=label_a, label_b=label_b,
+                                 width=_table_width())
+    _write(text, output_file)
+
+
+def _write(text: str, output_file: Path | None) -> None:
+    if output_file is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output_file.write_text(text, encoding="utf-8")
+    except OSError as err:
+        typer.echo(f"{output_file}: cannot write: {err.strerror or err}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
