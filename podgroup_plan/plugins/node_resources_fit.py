@@ -1,0 +1,348 @@
+"""NodeResourcesFit: does the pod's request fit the node (Filter), and how full would it be (Score).
+
+Mirrors `pkg/scheduler/framework/plugins/noderesources/fit.go` (PreFilter, Filter, PreScore,
+Score), `resource_allocation.go` (which request and allocatable each scored resource uses),
+`least_allocated.go`, `most_allocated.go`, `requested_to_capacity_ratio.go` and
+`pkg/scheduler/framework/plugins/helper/shape_score.go` (BuildBrokenLinearFunction), newest
+state (2026; see the notes per function).
+
+Filter (`fitsRequest`), per node, each failure one reason of the node's status:
+  * `Too many pods` when pods on the node + 1 > allowed pods;
+  * for cpu, memory, ephemeral-storage with a request > 0, and for every scalar resource
+    (extended, hugepages-*, *kubernetes.io/*, attachable-volumes-*) the pod requests:
+    `Insufficient <name>` when request > allocatable - requested. Extended resources listed
+    in `ignoredResources`, or whose prefix before "/" is in `ignoredResourceGroups`, are not
+    checked (both args only ever apply to extended resources).
+  * Code: `Unschedulable`, except `UnschedulableAndUnresolvable` when for some insufficient
+    resource the request exceeds the node's whole allocatable (InsufficientResource.Unresolvable,
+    newest fit.go: preemption cannot help there). `Too many pods` is never unresolvable.
+  Reasons are ordered pods, cpu, memory, ephemeral-storage, then scalars by name (upstream
+  iterates a Go map for scalars; the FitError histogram does not depend on the order).
+
+Score (resourceAllocationScorer with useRequested=false): for each configured resource, the
+node's requested amount plus the pod's request against the node's allocatable. cpu and memory
+use the non-zero requests (a container without a request counts 100m / 200Mi) on both sides;
+ephemeral-storage and scalars use actual requests. A scalar resource the pod does not request
+is skipped, as is any resource the node has no (or zero) allocatable of.
+  * LeastAllocated: `(alloc - req) * 100 / alloc` (0 if req > alloc), weighted mean with
+    integer division.
+  * MostAllocated: `min(req, alloc) * 100 / alloc`, weighted mean with integer division.
+  * RequestedToCapacityRatio: utilisation `req * 100 / alloc` (100 if req > alloc) through the
+    broken-linear shape (shape scores x10, MaxNodeScore / MaxCustomPriorityScore), Go integer
+    division truncating toward zero inside the shape; only resources scoring > 0 take part;
+    the weighted mean is rounded half away from zero (math.Round).
+No NormalizeScore.
+
+Why the shape differs from upstream: everything is numpy over the view (filter) or the
+feasible nodes (score), with one row per resource; nothing loops over nodes in Python.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from podgroup_plan.framework.args import (
+    LEAST_ALLOCATED,
+    MOST_ALLOCATED,
+    REQUESTED_TO_CAPACITY_RATIO,
+    NodeResourcesFitArgs,
+    ResourceSpec,
+)
+from podgroup_plan.framework.interface import (
+    MAX_NODE_SCORE,
+    CycleState,
+    FilterPlugin,
+    FilterVerdict,
+    NodeFailure,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from podgroup_plan.framework.status import SUCCESS, Code, Status
+from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
+
+REASON_TOO_MANY_PODS = "Too many pods"
+MAX_CUSTOM_PRIORITY_SCORE = 10  # config.MaxCustomPriorityScore
+MAX_UTILIZATION = 100
+
+_DEFAULT_NAMESPACE_PREFIX = "kubernetes.io/"
+_REQUESTS_PREFIX = "requests."
+_HUGEPAGES_PREFIX = "hugepages-"
+_ATTACHABLE_VOLUMES_PREFIX = "attachable-volumes-"
+
+
+# ----- resource names (v1helper / schedutil) ----------------------------------------------
+
+def is_prefixed_native_resource(name: str) -> bool:
+    return _DEFAULT_NAMESPACE_PREFIX in name
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """v1helper.IsExtendedResourceName: has a "/", not in the kubernetes.io namespace, not a
+    quota `requests.` name. (Upstream also requires a valid qualified name, which the API
+    server has already enforced.)"""
+    native = "/" not in name or is_prefixed_native_resource(name)
+    return not native and not name.startswith(_REQUESTS_PREFIX)
+
+
+def is_scalar_resource_name(name: str) -> bool:
+    """schedutil.IsScalarResourceName: resources kept in NodeInfo's ScalarResources."""
+    return (
+        is_extended_resource_name(name)
+        or name.startswith(_HUGEPAGES_PREFIX)
+        or is_prefixed_native_resource(name)
+        or name.startswith(_ATTACHABLE_VOLUMES_PREFIX)
+    )
+
+
+# ----- Go integer helpers -----------------------------------------------------------------
+
+def go_div(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
+    """Go's integer division, truncating toward zero (numpy's // floors)."""
+    a = np.asarray(a, dtype=np.int64)
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (np.asarray(b) < 0), -q, q)
+
+
+def _round_div(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """int64(math.Round(p / q)) for p >= 0, q > 0: half away from zero."""
+    return (2 * p + q) // (2 * q)
+
+
+# ----- the scored amounts (resource_allocation.go) ----------------------------------------
+
+def pod_score_requests(pod: Pod, resources: Sequence[ResourceSpec], use_requested: bool) -> np.ndarray:
+    """calculatePodResourceRequestList: the pod's request per configured resource. With
+    use_requested False (NodeResourcesFit) cpu and memory are the non-zero requests."""
+    out = np.zeros(len(resources), dtype=np.int64)
+    for i, spec in enumerate(resources):
+        if not use_requested and spec.name == CPU:
+            out[i] = pod.non_zero_cpu
+        elif not use_requested and spec.name == MEMORY:
+            out[i] = pod.non_zero_memory
+        else:
+            out[i] = pod.requests.get(spec.name, 0)
+    return out
+
+
+def node_score_amounts(
+    state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """calculateResourceAllocatableRequest for every configured resource over `feasible`:
+    (allocatable, requested on the node without the pod), both (resources x nodes). Rows of
+    skipped resources (scalar not requested by the pod, or unknown to the node) are all zero
+    allocatable, which every scorer skips."""
+    k, m = len(resources), len(feasible)
+    alloc = np.zeros((k, m), dtype=np.int64)
+    used = np.zeros((k, m), dtype=np.int64)
+    for i, spec in enumerate(resources):
+        name = spec.name
+        if pod_requests[i] == 0 and is_scalar_resource_name(name):
+            continue  # scalar resources the pod does not request are not scored
+        if name in (CPU, MEMORY):
+            row = state.resource_index[name]
+            alloc[i] = state.allocatable[row, feasible]
+            if use_requested:
+                used[i] = state.requested[row, feasible]
+            else:
+                used[i] = state.non_zero_requested[0 if name == CPU else 1, feasible]
+        elif name == EPHEMERAL_STORAGE or is_scalar_resource_name(name):
+            row = state.resource_index.get(name)
+            if row is None:
+                continue
+            alloc[i] = state.allocatable[row, feasible]
+            used[i] = state.requested[row, feasible]
+        # any other name never appears in a NodeInfo's allocatable: skipped
+    return alloc, used
+
+
+def _weights(resources: Sequence[ResourceSpec]) -> np.ndarray:
+    # A weight of 0 is defaulted to 1 by the v1 config defaults.
+    return np.asarray([spec.weight or 1 for spec in resources], dtype=np.int64)[:, None]
+
+
+def least_allocated(req: np.ndarray, alloc: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """leastResourceScorer: Σ w·(alloc-req)·100/alloc / Σ w over resources with alloc > 0."""
+    valid = alloc > 0
+    safe = np.where(valid, alloc, 1)
+    per = np.where(req > alloc, 0, (alloc - req) * MAX_NODE_SCORE // safe)
+    return _weighted_mean(per, valid, weights)
+
+
+def most_allocated(req: np.ndarray, alloc: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """mostResourceScorer: Σ w·min(req,alloc)·100/alloc / Σ w over resources with alloc > 0."""
+    valid = alloc > 0
+    safe = np.where(valid, alloc, 1)
+    per = np.minimum(req, alloc) * MAX_NODE_SCORE // safe
+    return _weighted_mean(per, valid, weights)
+
+
+def _weighted_mean(per: np.ndarray, valid: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    w = np.where(valid, weights, 0)
+    total = (per * w).sum(axis=0)
+    wsum = w.sum(axis=0)
+    return np.where(wsum > 0, total // np.maximum(wsum, 1), 0).astype(np.int64)
+
+
+def broken_linear(shape: Sequence[tuple[int, int]], p: np.ndarray) -> np.ndarray:
+    """helper.BuildBrokenLinearFunction over an array: shape[0].score for p <= first
+    utilization, the last score beyond the last one, linear in between with Go's truncating
+    integer division."""
+    p = np.asarray(p, dtype=np.int64)
+    out = np.full(p.shape, shape[-1][1], dtype=np.int64)
+    # The first point with p <= utilization wins: assign from the last point backwards.
+    for i in range(len(shape) - 1, -1, -1):
+        u_i, s_i = shape[i]
+        hit = p <= u_i
+        if i == 0:
+            out[hit] = s_i
+            continue
+        u_prev, s_prev = shape[i - 1]
+        if u_i == u_prev:  # invalid shape (validation forbids); avoid dividing by zero
+            out[hit] = s_i
+            continue
+        out[hit] = s_prev + go_div((s_i - s_prev) * (p[hit] - u_prev), u_i - u_prev)
+    return out
+
+
+def requested_to_capacity_ratio(
+    req: np.ndarray, alloc: np.ndarray, weights: np.ndarray, shape: Sequence[tuple[int, int]]
+) -> np.ndarray:
+    """requestedToCapacityRatioScorer with the shape already scaled to 0..100."""
+    valid = alloc > 0
+    safe = np.where(valid, alloc, 1)
+    util = np.where(req > alloc, MAX_UTILIZATION, req * MAX_UTILIZATION // safe)
+    per = broken_linear(shape, util)
+    take = valid & (per > 0)
+    w = np.where(take, weights, 0)
+    total = (per * w).sum(axis=0)
+    wsum = w.sum(axis=0)
+    return np.where(wsum > 0, _round_div(total, np.maximum(wsum, 1)), 0).astype(np.int64)
+
+
+# ----- the plugin --------------------------------------------------------------------------
+
+class _FitRequest:
+    """PreFilter state: the rows to check and the pod's amount for each, in reason order."""
+
+    __slots__ = ("rows", "names", "amounts")
+
+    def __init__(self, rows: list[int], names: list[str], amounts: list[int]):
+        self.rows = np.asarray(rows, dtype=np.intp)
+        self.names = tuple(names)
+        self.amounts = np.asarray(amounts, dtype=np.int64)
+
+
+class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    """Upstream NodeResourcesFit (PreFilter, Filter, PreScore, Score)."""
+
+    name = "NodeResourcesFit"
+
+    def __init__(self, args: NodeResourcesFitArgs | None = None, handle=None):
+        super().__init__(args if args is not None else NodeResourcesFitArgs(), handle)
+        self._ignored = frozenset(self.args.ignored_resources)
+        self._ignored_groups = frozenset(self.args.ignored_resource_groups)
+        strategy = self.args.scoring_strategy
+        self._resources = tuple(strategy.resources)
+        self._weights = _weights(self._resources) if self._resources else np.zeros((0, 1), dtype=np.int64)
+        self._strategy = strategy.type
+        # Shape scores are 0..10 in the config; the scorer works on 0..MaxNodeScore.
+        self._shape = tuple(
+            (int(pt.utilization), int(pt.score) * (MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE))
+            for pt in strategy.shape
+        )
+        if self._strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO):
+            raise ValueError(f"scoring strategy {self._strategy} is not supported")
+
+    # ----- PreFilter / Filter -------------------------------------------------------------
+
+    def _checked(self, name: str) -> bool:
+        if name in (CPU, MEMORY, EPHEMERAL_STORAGE):
+            return True
+        if not is_scalar_resource_name(name):
+            return False  # not part of the scheduler's Resource: never checked
+        if is_extended_resource_name(name):
+            if name in self._ignored or name.split("/", 1)[0] in self._ignored_groups:
+                return False
+        return True
+
+    def fit_request(self, pod: Pod, state) -> _FitRequest:
+        """computePodResourceRequest, reduced to what Filter checks."""
+        order = [r for r in (CPU, MEMORY, EPHEMERAL_STORAGE) if pod.requests.get(r, 0) > 0]
+        order += sorted(
+            r for r, v in pod.requests.items()
+            if v > 0 and r not in (CPU, MEMORY, EPHEMERAL_STORAGE, PODS)
+        )
+        names = [r for r in order if self._checked(r)]
+        rows = [state.resource_row(r) for r in names]  # adds an all-zero row for unknown ones
+        return _FitRequest(rows, names, [pod.requests[r] for r in names])
+
+    def pre_filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> PreFilterResult:
+        cs["PreFilter" + self.name] = self.fit_request(pod, state)
+        return PreFilterResult()
+
+    def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
+        req: _FitRequest | None = cs.get("PreFilter" + self.name)
+        if req is None:
+            req = self.fit_request(pod, state)
+        reasons = [REASON_TOO_MANY_PODS]
+        masks = [state.pod_count[view] + 1 > state.allowed_pods[view]]
+        unresolvable = np.zeros(len(view), dtype=bool)
+        if len(req.rows):
+            alloc = state.allocatable[req.rows][:, view]
+            used = state.requested[req.rows][:, view]
+            want = req.amounts[:, None]
+            short = want > alloc - used
+            over_capacity = short & (want > alloc)
+            for i, name in enumerate(req.names):
+                reasons.append(f"Insufficient {name}")
+                masks.append(short[i])
+            unresolvable = over_capacity.any(axis=0)
+        matrix = np.vstack(masks)
+        rejected = matrix.any(axis=0)
+        if not rejected.any():
+            return FilterVerdict.all_pass(len(view))
+        return FilterVerdict(~rejected, _group_failures(matrix, unresolvable, rejected, reasons))
+
+    # ----- PreScore / Score ---------------------------------------------------------------
+
+    def pre_score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> Status:
+        cs["PreScore" + self.name] = pod_score_requests(pod, self._resources, use_requested=False)
+        return SUCCESS
+
+    def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
+        if not self._resources:
+            return np.zeros(len(feasible), dtype=np.int64)
+        pod_req = cs.get("PreScore" + self.name)
+        if pod_req is None:
+            pod_req = pod_score_requests(pod, self._resources, use_requested=False)
+        alloc, used = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)
+        req = used + pod_req[:, None]
+        if self._strategy == LEAST_ALLOCATED:
+            return least_allocated(req, alloc, self._weights)
+        if self._strategy == MOST_ALLOCATED:
+            return most_allocated(req, alloc, self._weights)
+        if not self._shape:
+            return np.zeros(len(feasible), dtype=np.int64)
+        return requested_to_capacity_ratio(req, alloc, self._weights, self._shape)
+
+
+def _group_failures(
+    matrix: np.ndarray, unresolvable: np.ndarray, rejected: np.ndarray, reasons: list[str]
+) -> list[NodeFailure]:
+    """One NodeFailure per distinct (reasons, code) combination among the rejected nodes, so
+    that every node carries exactly its own status (all its reasons, one code)."""
+    patterns = np.vstack([matrix, unresolvable[None, :]])[:, rejected]
+    unique, inverse = np.unique(patterns.T, axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    rejected_idx = np.flatnonzero(rejected)
+    out = []
+    for g, pattern in enumerate(unique):
+        mask = np.zeros(len(rejected), dtype=bool)
+        mask[rejected_idx[inverse == g]] = True
+        why = tuple(reasons[i] for i in range(len(reasons)) if pattern[i])
+        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if pattern[-1] else Code.UNSCHEDULABLE
+        out.append(NodeFailure(mask, why, code))
+    return out

@@ -1,0 +1,57 @@
+"""NodeUnschedulable: rejects nodes with `spec.unschedulable: true` (cordoned).
+
+Mirrors `pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go` (Filter only):
+a cordoned node is rejected with `UnschedulableAndUnresolvable`, reason
+`node(s) were unschedulable` (ErrReasonUnschedulable), unless the pod tolerates the taint
+`{key: node.kubernetes.io/unschedulable, effect: NoSchedule}` (empty value), checked with the v1
+helper TolerationsTolerateTaint. Unresolvable because evicting pods never uncordons a node.
+
+The cordon column is built once per ClusterState; whether a pod tolerates the cordon depends
+only on its tolerations, so a call is one indexing of a cached boolean array.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict
+from podgroup_plan.framework.status import Code
+from podgroup_plan.model.objects import Pod, Taint
+from podgroup_plan.plugins.taint_toleration import (
+    COMPARISON_OPERATORS_GATE,
+    NO_SCHEDULE,
+    PerStateCache,
+    tolerations_tolerate,
+)
+
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
+
+_UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, value="", effect=NO_SCHEDULE)
+
+
+class NodeUnschedulable(FilterPlugin):
+    """Upstream NodeUnschedulable (Filter)."""
+
+    name = "NodeUnschedulable"
+
+    def __init__(self, args: Any = None, handle=None):
+        super().__init__(args, handle)
+        self._cache = PerStateCache()
+
+    def _cordoned(self, state) -> np.ndarray:
+        return self._cache.state_data(
+            state, "cordoned", lambda: np.fromiter((n.unschedulable for n in state.nodes), dtype=bool, count=state.n)
+        )
+
+    def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
+        gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+        tolerated = self._cache.get(
+            state, (pod.tolerations, gate), lambda: tolerations_tolerate(pod.tolerations, _UNSCHEDULABLE_TAINT, gate)
+        )
+        if tolerated:
+            return FilterVerdict.all_pass(len(view))
+        return FilterVerdict.reject_where(
+            self._cordoned(state)[view], ERR_REASON_UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        )
