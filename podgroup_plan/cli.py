@@ -21,7 +21,7 @@ import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Mapping, Optional
+from typing import Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 import click
 import typer
@@ -131,7 +131,7 @@ def simulate(
 
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
     with _input_errors():
-        cluster, config, gates = _load(paths, scheduler_config, feature_gates)
+        cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
         result = _plan(cluster, config, gates)
     _emit_result(result, output, output_file)
     held = fail_conditions(result, fail_on or [])
@@ -150,7 +150,7 @@ def validate(
 
     Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
     with _input_errors():
-        cluster, config, gates = _load(paths, scheduler_config, feature_gates)
+        cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
         _check_config(cluster, config, gates)
     from podgroup_plan import loading
 
@@ -182,7 +182,7 @@ def diff(
     from podgroup_plan.diff import diff_plans
 
     with _input_errors():
-        cluster, (conf_a, conf_b), gates = _load_for_diff(paths, config_a, config_b, feature_gates)
+        cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
         # A without --config-a is the built-in default profile, not a config in the manifests.
         cluster_a = cluster if config_a is not None else _without_config(cluster)
         result_a, result_b = _collect(lambda: _plan(cluster_a, conf_a, gates, "Planning A"),
@@ -231,30 +231,19 @@ def _read_stdin(paths: list[str]) -> str | None:
     return click.get_text_stream("stdin").read() if "-" in paths else None
 
 
-def _load(paths: list[str], scheduler_config: Path | None, feature_gates: str | None):
+def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None
+          ) -> tuple[Any, list[Mapping | None], dict[str, bool] | None]:
+    """Read the manifests, each configuration file (None: no file) and the feature gates;
+    every problem of all of them in one InputError."""
     from podgroup_plan import loading
 
     stdin_text = _read_stdin(paths)
-    cluster, config, gates = _collect(
-        lambda: loading.load_input(list(paths), stdin_text),
-        lambda: loading.load_scheduler_config(str(scheduler_config)) if scheduler_config else None,
-        lambda: _parse_gates(feature_gates),
-    )
-    return cluster, config, gates
-
-
-def _load_for_diff(paths: list[str], config_a: Path | None, config_b: Path,
-                   feature_gates: str | None):
-    from podgroup_plan import loading
-
-    stdin_text = _read_stdin(paths)
-    cluster, conf_a, conf_b, gates = _collect(
-        lambda: loading.load_input(list(paths), stdin_text),
-        lambda: loading.load_scheduler_config(str(config_a)) if config_a else None,
-        lambda: loading.load_scheduler_config(str(config_b)),
-        lambda: _parse_gates(feature_gates),
-    )
-    return cluster, (conf_a, conf_b), gates
+    steps: list[Callable[[], Any]] = [lambda: loading.load_input(list(paths), stdin_text)]
+    steps += [(lambda f=f: loading.load_scheduler_config(str(f)) if f is not None else None)
+              for f in config_files]
+    steps.append(lambda: _parse_gates(feature_gates))
+    cluster, *configs, gates = _collect(*steps)
+    return cluster, configs, gates
 
 
 def _parse_gates(text: str | None) -> dict[str, bool] | None:

@@ -1,0 +1,52 @@
+"""CLI tests drive `podgroup-plan` through typer's CliRunner. Most replace the engine with
+hand-built PlanResults (tests/render/sample_plans.py) at the CLI's two seams, `_load` and
+`_plan`, so that they test the command line itself: flags, exit codes, streams, files."""
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "render"))
+
+from podgroup_plan import cli  # noqa: E402
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@dataclass
+class FakeEngine:
+    """Stands in for loading + plan(): returns `results` in turn (the last one repeatedly)."""
+
+    results: list = field(default_factory=list)
+    calls: list = field(default_factory=list)
+    error: Exception | None = None
+    manifest_config: dict | None = field(default_factory=lambda: {"kind": "KubeSchedulerConfiguration"})
+
+    def load(self, paths, config_files, feature_gates):
+        from podgroup_plan.model.objects import ClusterInput
+
+        self.calls.append(("load", list(paths), list(config_files), feature_gates))
+        cluster = ClusterInput(scheduler_config=self.manifest_config)
+        return cluster, [{"from": str(f)} if f else None for f in config_files], None
+
+    def plan(self, cluster, config, gates, label="Planning"):
+        self.calls.append(("plan", cluster, config, gates, label))
+        if self.error is not None:
+            raise self.error
+        n = sum(1 for c in self.calls if c[0] == "plan")
+        return self.results[min(n, len(self.results)) - 1]
+
+
+@pytest.fixture
+def engine(monkeypatch):
+    import sample_plans
+
+    fake = FakeEngine(results=[sample_plans.mixed()])
+    monkeypatch.setattr(cli, "_load", fake.load)
+    monkeypatch.setattr(cli, "_plan", fake.plan)
+    return fake
