@@ -1,0 +1,458 @@
+"""InterPodAffinity: required and preferred pod (anti-)affinity, both directions.
+
+Mirrors `pkg/scheduler/framework/plugins/interpodaffinity/` (1.37-dev): `filtering.go`
+(PreFilter/Filter, reason strings), `scoring.go` (PreScore/Score/NormalizeScore), `plugin.go`
+(namespace selector merging), and the term model of `pkg/scheduler/framework/types.go`
+(AffinityTerm.Matches, getNamespacesFromPodAffinityTerm). matchLabelKeys / mismatchLabelKeys are
+merged into the term's selector the way the API server does it at pod creation
+(`pkg/registry/core/pod/strategy.go` applyMatchLabelKeysAndMismatchLabelKeys), since the
+planner's input never went through an API server.
+
+The gate InterPodAffinityHostnameFastPath is alpha and off by default in 1.37, so the general
+(topology-pair map) algorithm is the one mirrored; the fast path only differs in corner cases
+(two nodes sharing one hostname label value, matching pods on nodes without a hostname label).
+
+Shape. Upstream walks every pod of every node in PreFilter and PreScore. Here:
+* the incoming pod's own terms use `PodMatchCounts` indexes (per-node counts of placed pods
+  matching the term, kept current by the cluster state), aggregated per topology domain with
+  `bincount` over `state.label_column` codes;
+* existing pods' terms live in one `_ExistingTerms` index: per distinct resolved term, the nodes
+  of the placed pods that carry it. An incoming pod is tested once per distinct term, not once
+  per existing pod.
+All counts cover every node of the state (upstream lists all nodes of the snapshot, whatever the
+placement); the view only decides which rows Filter answers for.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
+
+import numpy as np
+
+from podgroup_plan.framework.args import InterPodAffinityArgs
+from podgroup_plan.framework.interface import (
+    MAX_NODE_SCORE,
+    CycleState,
+    FilterPlugin,
+    FilterVerdict,
+    NodeFailure,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
+from podgroup_plan.model.objects import Pod, PodAffinityTerm
+from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
+from podgroup_plan.plugins.pod_topology_spread import (
+    label_selector_matches,
+    namespace_labels,
+    namespace_labels_token,
+    pod_match_counts,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.state.cluster import ClusterState
+
+NAME = "InterPodAffinity"
+
+# filtering.go
+ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules"
+ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
+ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
+
+PRE_FILTER_KEY = "PreFilter" + NAME
+PRE_SCORE_KEY = "PreScore" + NAME
+
+REQUIRED_AFFINITY = "required-affinity"
+REQUIRED_ANTI_AFFINITY = "required-anti-affinity"
+PREFERRED_AFFINITY = "preferred-affinity"
+PREFERRED_ANTI_AFFINITY = "preferred-anti-affinity"
+_KINDS = (REQUIRED_AFFINITY, REQUIRED_ANTI_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY)
+
+
+@dataclass(frozen=True, slots=True)
+class AffinityTerm:
+    """A term resolved against the pod that owns it (framework AffinityTerm)."""
+
+    namespaces: frozenset[str]
+    namespace_selector: LabelSelector | None  # None: no namespaceSelector (matches nothing)
+    selector: LabelSelector | None  # None: nil labelSelector (matches nothing)
+    topology_key: str
+
+    def matches(self, pod: Pod, ns_map: Mapping[str, Mapping[str, str]]) -> bool:
+        """AffinityTerm.Matches: the pod's namespace is listed or selected, and its labels match."""
+        if not label_selector_matches(self.selector, pod.labels):
+            return False
+        if pod.namespace in self.namespaces:
+            return True
+        return self.namespace_selector is not None and self.namespace_selector.matches(
+            namespace_labels(ns_map, pod.namespace)
+        )
+
+    @property
+    def clause(self):
+        return (self.namespaces, self.namespace_selector, self.selector)
+
+
+def resolve_term(owner: Pod, term: PodAffinityTerm) -> AffinityTerm:
+    """Namespaces: the listed ones, or the owner's namespace when neither namespaces nor a
+    namespaceSelector is set. Selector: matchLabelKeys add `key In (value)` and
+    mismatchLabelKeys `key NotIn (value)` from the owner's labels (only keys the owner has, and
+    never to a nil selector)."""
+    if term.namespaces or term.namespace_selector is not None:
+        names = frozenset(term.namespaces)
+    else:
+        names = frozenset((owner.namespace,))
+    selector = term.label_selector
+    if selector is not None and (term.match_label_keys or term.mismatch_label_keys):
+        extra = tuple(
+            LabelSelectorRequirement(k, "In", (owner.labels[k],))
+            for k in term.match_label_keys if k in owner.labels
+        ) + tuple(
+            LabelSelectorRequirement(k, "NotIn", (owner.labels[k],))
+            for k in term.mismatch_label_keys if k in owner.labels
+        )
+        if extra:
+            selector = LabelSelector(selector.match_labels, selector.match_expressions + extra)
+    return AffinityTerm(names, term.namespace_selector, selector, term.topology_key)
+
+
+def pod_terms(pod: Pod) -> list[tuple[str, AffinityTerm, int]]:
+    """(kind, resolved term, weight) for every pod-affinity term of `pod`; weight 0 for
+    required terms."""
+    a = pod.affinity
+    if a is None:
+        return []
+    out = [(REQUIRED_AFFINITY, resolve_term(pod, t), 0) for t in a.pod_affinity_required]
+    out += [(REQUIRED_ANTI_AFFINITY, resolve_term(pod, t), 0) for t in a.pod_anti_affinity_required]
+    out += [(PREFERRED_AFFINITY, resolve_term(pod, w.term), w.weight) for w in a.pod_affinity_preferred]
+    out += [(PREFERRED_ANTI_AFFINITY, resolve_term(pod, w.term), w.weight) for w in a.pod_anti_affinity_preferred]
+    return out
+
+
+class _ExistingTerms:
+    """`state.index`: for each distinct (kind, resolved term, weight) carried by placed pods,
+    node -> number of placed pods on it carrying the term. Terms with a nil selector match
+    nothing and are not kept."""
+
+    KEY = ("podgroup_plan.plugins", "inter-pod-affinity-existing-terms")
+
+    def __init__(self, state: "ClusterState"):
+        self.terms: dict[str, dict[tuple[AffinityTerm, int], dict[int, int]]] = {k: {} for k in _KINDS}
+        # insertion order per kind, so match results can be extended incrementally
+        self.order: dict[str, list[tuple[AffinityTerm, int]]] = {k: [] for k in _KINDS}
+        self.match_memo: dict[tuple, list] = {}
+
+    def add(self, pod: Pod, node: int) -> None:
+        if pod.affinity is None:
+            return
+        for kind, term, weight in pod_terms(pod):
+            if term.selector is None:
+                continue
+            sig = (term, weight)
+            nodes = self.terms[kind].get(sig)
+            if nodes is None:
+                nodes = self.terms[kind][sig] = {}
+                self.order[kind].append(sig)
+            nodes[node] = nodes.get(node, 0) + 1
+
+    def remove(self, pod: Pod, node: int) -> None:
+        if pod.affinity is None:
+            return
+        for kind, term, weight in pod_terms(pod):
+            if term.selector is None:
+                continue
+            nodes = self.terms[kind][(term, weight)]
+            left = nodes[node] - 1
+            if left:
+                nodes[node] = left
+            else:
+                del nodes[node]
+
+    def matching(self, kind: str, pod: Pod, ns_map: Mapping, ns_token: tuple) -> list[tuple[AffinityTerm, int]]:
+        """The kind's terms (of placed pods) that the incoming pod matches."""
+        key = (kind, pod.namespace, frozenset(pod.labels.items()), ns_token)
+        entry = self.match_memo.get(key)
+        if entry is None:
+            entry = self.match_memo[key] = [0, []]
+        order = self.order[kind]
+        if entry[0] < len(order):
+            entry[1].extend(sig for sig in order[entry[0]:] if sig[0].matches(pod, ns_map))
+            entry[0] = len(order)
+        return entry[1]
+
+
+@dataclass(slots=True)
+class _Domains:
+    """Per topology key: the nodes' domain codes and which domains are flagged (count > 0)."""
+
+    codes: np.ndarray  # all nodes, -1 without the label
+    flagged: np.ndarray  # per label value
+
+
+@dataclass(slots=True)
+class _PreFilterState:
+    affinity: list[_Domains]  # one per distinct key of the required affinity terms
+    affinity_counts_empty: bool  # no placed pod matches all affinity terms (on a keyed node)
+    self_match: bool  # the pod matches all of its own affinity terms
+    has_affinity: bool
+    anti_affinity: list[_Domains]
+    existing_anti_affinity: list[_Domains]
+
+
+@dataclass(slots=True)
+class _PreScoreState:
+    raw: np.ndarray  # per node of feasible
+
+
+class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def __init__(self, args: InterPodAffinityArgs | None = None, handle=None):
+        super().__init__(args if args is not None else InterPodAffinityArgs(), handle)
+        self._ns_map = self.handle.namespace_labels
+        self._ns_token = namespace_labels_token(self._ns_map)
+        self._caches: "weakref.WeakKeyDictionary[ClusterState, dict]" = weakref.WeakKeyDictionary()
+
+    # ----- helpers ---------------------------------------------------------------------------
+
+    def _existing(self, state: "ClusterState") -> _ExistingTerms:
+        return state.index(_ExistingTerms.KEY, _ExistingTerms)  # type: ignore[return-value]
+
+    def _term_counts(self, state: "ClusterState", terms: list[AffinityTerm]) -> np.ndarray | None:
+        """Per node, placed pods matching every term (None: nothing can match)."""
+        if any(t.selector is None for t in terms):
+            return None
+        return pod_match_counts(state, tuple(t.clause for t in terms), self._ns_map, self._ns_token)
+
+    def _existing_weights(
+        self, state: "ClusterState", pod: Pod, kind: str, weight: int | None, sign: int,
+        into: dict[str, np.ndarray],
+    ) -> None:
+        """Add, per topology key, sign * weight * (pods carrying a matching term) per node; the
+        term's own weight when `weight` is None."""
+        existing = self._existing(state)
+        for term, own in existing.matching(kind, pod, self._ns_map, self._ns_token):
+            nodes = existing.terms[kind][(term, own)]
+            if not nodes:
+                continue
+            w = sign * (own if weight is None else weight)
+            arr = into.get(term.topology_key)
+            if arr is None:
+                arr = into[term.topology_key] = np.zeros(state.n, dtype=np.int64)
+            idx = np.fromiter(nodes.keys(), dtype=np.intp, count=len(nodes))
+            cnt = np.fromiter(nodes.values(), dtype=np.int64, count=len(nodes))
+            np.add.at(arr, idx, cnt * w)
+
+    @staticmethod
+    def _domain_sums(state: "ClusterState", key: str, per_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        codes, values = state.label_column(key)
+        has = codes >= 0
+        sums = np.rint(np.bincount(codes[has], weights=per_node[has], minlength=len(values))).astype(np.int64)
+        return codes, sums
+
+    # ----- PreFilter / Filter ----------------------------------------------------------------
+
+    def pre_filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> PreFilterResult:
+        pre = self._pre_filter_state(pod, state)
+        if pre is None:
+            cs.pop(PRE_FILTER_KEY, None)
+            return PreFilterResult(skip(NAME))
+        cs[PRE_FILTER_KEY] = pre
+        return PreFilterResult()
+
+    def _pre_filter_state(self, pod: Pod, state: "ClusterState") -> _PreFilterState | None:
+        """None when upstream's PreFilter returns Skip: no existing pod's required anti-affinity
+        matches the pod and the pod has no required terms."""
+        cache = self._caches.get(state)
+        if cache is None:
+            cache = self._caches[state] = {}
+        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity)
+        hit = cache.get(key)
+        if hit is not None and hit[0] == state.version:
+            return hit[1]
+
+        a = pod.affinity
+        affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
+        anti_terms = [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else []
+
+        # Existing pods' required anti-affinity terms that the incoming pod matches.
+        weights: dict[str, np.ndarray] = {}
+        self._existing_weights(state, pod, REQUIRED_ANTI_AFFINITY, 1, 1, weights)
+        existing = []
+        for tkey in sorted(weights):
+            codes, sums = self._domain_sums(state, tkey, weights[tkey])
+            if (sums > 0).any():
+                existing.append(_Domains(codes, sums > 0))
+
+        result: _PreFilterState | None
+        if not existing and not affinity_terms and not anti_terms:
+            result = None
+        else:
+            affinity: list[_Domains] = []
+            counts_empty = True
+            self_match = False
+            if affinity_terms:
+                counts = self._term_counts(state, affinity_terms)
+                for tkey in dict.fromkeys(t.topology_key for t in affinity_terms):
+                    if counts is None:
+                        codes = state.label_column(tkey)[0]
+                        sums = np.zeros(len(state.label_column(tkey)[1]), dtype=np.int64)
+                    else:
+                        codes, sums = self._domain_sums(state, tkey, counts)
+                    if (sums > 0).any():
+                        counts_empty = False
+                    affinity.append(_Domains(codes, sums > 0))
+                self_match = all(t.matches(pod, self._ns_map) for t in affinity_terms)
+            anti_weights: dict[str, np.ndarray] = {}
+            for t in anti_terms:
+                counts = self._term_counts(state, [t])
+                if counts is None:
+                    continue
+                arr = anti_weights.get(t.topology_key)
+                anti_weights[t.topology_key] = counts.copy() if arr is None else arr + counts
+            anti = []
+            for tkey in sorted(anti_weights):
+                codes, sums = self._domain_sums(state, tkey, anti_weights[tkey])
+                if (sums > 0).any():
+                    anti.append(_Domains(codes, sums > 0))
+            result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
+        cache[key] = (state.version, result)
+        return result
+
+    @staticmethod
+    def _flagged(d: _Domains, view: np.ndarray) -> np.ndarray:
+        codes = d.codes[view]
+        has = codes >= 0
+        if len(d.flagged) == 0:
+            return np.zeros(len(view), dtype=bool)
+        return has & d.flagged[np.where(has, codes, 0)]
+
+    def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
+        if PRE_FILTER_KEY in cs:
+            pre = cs[PRE_FILTER_KEY]
+        else:
+            pre = cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state)
+        n = len(view)
+        if pre is None:
+            return FilterVerdict.all_pass(n)
+        affinity_fail = np.zeros(n, dtype=bool)
+        if pre.has_affinity:
+            # Every term's topology key must be on the node, also for the first pod of a
+            # self-affine group; then each term's domain must hold a pod matching all terms,
+            # unless no such pod exists anywhere and the pod matches its own terms.
+            has_all = np.ones(n, dtype=bool)
+            exist_all = np.ones(n, dtype=bool)
+            for d in pre.affinity:
+                has_all &= d.codes[view] >= 0
+                exist_all &= self._flagged(d, view)
+            ok = has_all & (exist_all | (pre.affinity_counts_empty and pre.self_match))
+            affinity_fail = ~ok
+        anti_fail = np.zeros(n, dtype=bool)
+        for d in pre.anti_affinity:
+            anti_fail |= self._flagged(d, view)
+        anti_fail &= ~affinity_fail
+        existing_fail = np.zeros(n, dtype=bool)
+        for d in pre.existing_anti_affinity:
+            existing_fail |= self._flagged(d, view)
+        existing_fail &= ~(affinity_fail | anti_fail)
+        failures = []
+        if affinity_fail.any():
+            failures.append(NodeFailure(affinity_fail, (ERR_REASON_AFFINITY_RULES_NOT_MATCH,),
+                                        Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
+        if anti_fail.any():
+            failures.append(NodeFailure(anti_fail, (ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,),
+                                        Code.UNSCHEDULABLE))
+        if existing_fail.any():
+            failures.append(NodeFailure(existing_fail, (ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,),
+                                        Code.UNSCHEDULABLE))
+        return FilterVerdict(~(affinity_fail | anti_fail | existing_fail), failures)
+
+    # ----- PreScore / Score / NormalizeScore -------------------------------------------------
+
+    def pre_score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> Status:
+        cs.pop(PRE_SCORE_KEY, None)
+        a = pod.affinity
+        preferred = list(a.pod_affinity_preferred) if a else []
+        preferred_anti = list(a.pod_anti_affinity_preferred) if a else []
+        if self.args.ignore_preferred_terms_of_existing_pods and not preferred and not preferred_anti:
+            return skip(NAME)
+
+        # Per topology key, per node: the weight every placed pod on that node contributes to
+        # the node's domain (upstream's topologyScore before it is keyed by domain).
+        weights: dict[str, np.ndarray] = {}
+        # Upstream skips scoring when no (term, pod) pair matched on a node carrying the term's
+        # topology key (no topologyScore entry at all), even if weights would cancel out.
+        entries = False
+        for sign, terms in ((1, preferred), (-1, preferred_anti)):
+            for wt in terms:
+                term = resolve_term(pod, wt.term)
+                counts = self._term_counts(state, [term])
+                if counts is None:
+                    continue
+                arr = weights.get(term.topology_key)
+                if arr is None:
+                    arr = weights[term.topology_key] = np.zeros(state.n, dtype=np.int64)
+                arr += sign * wt.weight * counts
+                if not entries:
+                    has = state.label_column(term.topology_key)[0] >= 0
+                    entries = bool((counts[has] > 0).any())
+        hard = self.args.hard_pod_affinity_weight
+        if hard > 0:
+            self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights)
+        self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights)
+        self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights)
+        if not entries:
+            entries = self._existing_entries(state, pod, hard)
+        if not entries:
+            return skip(NAME)
+
+        raw = np.zeros(len(feasible), dtype=np.int64)
+        for tkey in sorted(weights):
+            codes, sums = self._domain_sums(state, tkey, weights[tkey])
+            if len(sums) == 0:
+                continue
+            fc = codes[feasible]
+            has = fc >= 0
+            raw += np.where(has, sums[np.where(has, fc, 0)], 0)
+        cs[PRE_SCORE_KEY] = _PreScoreState(raw)
+        return SUCCESS
+
+    def _existing_entries(self, state: "ClusterState", pod: Pod, hard: int) -> bool:
+        """Whether any existing pod's term that the pod matches sits on a node with the term's
+        topology key (each such pair creates a topologyScore entry upstream)."""
+        existing = self._existing(state)
+        kinds = [PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY]
+        if hard > 0:
+            kinds.append(REQUIRED_AFFINITY)
+        for kind in kinds:
+            for sig in existing.matching(kind, pod, self._ns_map, self._ns_token):
+                nodes = existing.terms[kind][sig]
+                if not nodes:
+                    continue
+                codes = state.label_column(sig[0].topology_key)[0]
+                if any(codes[node] >= 0 for node in nodes):
+                    return True
+        return False
+
+    def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
+        pre = cs.get(PRE_SCORE_KEY)
+        if pre is None or len(pre.raw) != len(feasible):
+            if self.pre_score(cs, pod, state, feasible).is_skip():
+                return np.zeros(len(feasible), dtype=np.int64)
+            pre = cs[PRE_SCORE_KEY]
+        return pre.raw.copy()
+
+    def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:
+        if PRE_SCORE_KEY not in cs or scores.size == 0:
+            return scores
+        min_count = int(scores.min())
+        max_count = int(scores.max())
+        diff = max_count - min_count
+        if diff <= 0:
+            return np.zeros_like(scores)
+        # int64(float64(MaxNodeScore) * (float64(s-min) / float64(max-min)))
+        frac = (scores - min_count).astype(np.float64) / float(diff)
+        return (float(MAX_NODE_SCORE) * frac).astype(np.int64)

@@ -1,0 +1,637 @@
+"""PodTopologySpread: spread pods over topology domains (hard DoNotSchedule, soft ScheduleAnyway).
+
+Mirrors `pkg/scheduler/framework/plugins/podtopologyspread/` (1.37-dev): `common.go` (constraint
+building, inclusion policies, matchLabelKeys, countPodsMatchSelector), `filtering.go`
+(PreFilter/Filter, per-constraint counts and minDomains), `scoring.go` (PreScore/Score/
+NormalizeScore) and `plugin.go` (reason strings, system default constraints); the default
+selector is `plugins/helper/spread.go` (DefaultSelector).
+
+Shape. Everything per node is a numpy column over *all* nodes of the cluster state: upstream's
+PreFilter and PreScore count pods on every node of the snapshot (`NodeInfos().List()`, not the
+placement), so the view only decides which rows Filter answers for. The number of placed pods
+matching a (namespaces, selector) on each node lives in a `state.index` (`PodMatchCounts`) kept
+current on every assume/forget/rollback; a pod's PreFilter is then a `bincount` of those counts
+by the constraint's domain codes (`state.label_column`). Per-pod results are cached by pod
+signature and `state.version`, so the pods of a gang evaluated against an unchanged state share
+one computation.
+
+This module also holds the small pieces InterPodAffinity shares (`PodMatchCounts`,
+`namespace_labels`, `label_selector_matches`).
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from podgroup_plan.framework.args import (
+    SYSTEM_DEFAULT_SPREAD_CONSTRAINTS,
+    SYSTEM_DEFAULTING,
+    PodTopologySpreadArgs,
+)
+from podgroup_plan.framework.interface import (
+    MAX_NODE_SCORE,
+    CycleState,
+    FilterPlugin,
+    FilterVerdict,
+    NodeFailure,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
+from podgroup_plan.model.objects import Node, Pod, TopologySpreadConstraint
+from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.state.cluster import ClusterState
+
+NAME = "PodTopologySpread"
+
+# plugin.go
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
+
+DO_NOT_SCHEDULE = "DoNotSchedule"
+SCHEDULE_ANYWAY = "ScheduleAnyway"
+HONOR = "Honor"
+LABEL_HOSTNAME = "kubernetes.io/hostname"
+LABEL_METADATA_NAME = "kubernetes.io/metadata.name"
+MAX_INT32 = 2**31 - 1
+
+PRE_FILTER_KEY = "PreFilter" + NAME
+PRE_SCORE_KEY = "PreScore" + NAME
+
+# Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
+_DO_NOT_SCHEDULE_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+
+
+# ------------------------------------------------------------------------------------------
+# Shared helpers (also used by InterPodAffinity)
+# ------------------------------------------------------------------------------------------
+
+def label_selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) -> bool:
+    """metav1.LabelSelectorAsSelector semantics: nil matches nothing, empty matches everything."""
+    return selector is not None and selector.matches(labels)
+
+
+def namespace_labels(ns_map: Mapping[str, Mapping[str, str]], namespace: str) -> Mapping[str, str]:
+    """A namespace's labels, with the `kubernetes.io/metadata.name` label the API server puts on
+    every namespace (so a namespaceSelector on it works even when the input has no Namespace
+    objects)."""
+    labels = ns_map.get(namespace)
+    if labels is None:
+        return {LABEL_METADATA_NAME: namespace}
+    if LABEL_METADATA_NAME in labels:
+        return labels
+    out = dict(labels)
+    out[LABEL_METADATA_NAME] = namespace
+    return out
+
+
+# A clause selects pods: (namespace names, namespaceSelector or None, label selector). A pod
+# matches when its namespace is named or its namespace's labels match the namespaceSelector, and
+# its labels match the selector (upstream AffinityTerm.Matches; for spreading, names is the
+# pod's own namespace and there is no namespaceSelector).
+Clause = tuple[frozenset, LabelSelector | None, LabelSelector]
+
+
+class _PodClasses:
+    """All placed pods grouped by (namespace, labels): node -> count per class. Lets a new
+    selector index be primed by testing each distinct label set once instead of every pod."""
+
+    KEY = ("podgroup_plan.plugins", "pod-classes")
+
+    def __init__(self, state: "ClusterState"):
+        self.classes: dict[tuple, list] = {}
+
+    def add(self, pod: Pod, node: int) -> None:
+        key = (pod.namespace, frozenset(pod.labels.items()))
+        entry = self.classes.get(key)
+        if entry is None:
+            entry = self.classes[key] = [pod.namespace, pod.labels, {}]
+        nodes = entry[2]
+        nodes[node] = nodes.get(node, 0) + 1
+
+    def remove(self, pod: Pod, node: int) -> None:
+        nodes = self.classes[(pod.namespace, frozenset(pod.labels.items()))][2]
+        left = nodes[node] - 1
+        if left:
+            nodes[node] = left
+        else:
+            del nodes[node]
+
+
+class PodMatchCounts:
+    """`state.index`: per node, the number of placed pods matching every clause.
+
+    Built from `_PodClasses` (one selector test per distinct label set); the per-pod replay that
+    `state.index` does right after the factory returns is recognised by pod key and skipped, so
+    a new selector costs O(label classes), not O(pods)."""
+
+    def __init__(self, state: "ClusterState", clauses: tuple[Clause, ...], ns_map: Mapping):
+        self.clauses = clauses
+        self._ns_map = ns_map
+        self._ns_memo: dict[tuple[int, str], bool] = {}
+        self.counts = np.zeros(state.n, dtype=np.int64)
+        classes = state.index(_PodClasses.KEY, _PodClasses)
+        for namespace, labels, nodes in classes.classes.values():
+            if nodes and self.matches_labels(namespace, labels):
+                for node, count in nodes.items():
+                    self.counts[node] += count
+        # Pods already counted; state.index replays exactly these through add() next.
+        self._primed: set = set(state.pod_node) if state.pod_node else set()
+
+    def _ns_ok(self, i: int, names: frozenset, ns_selector: LabelSelector | None, namespace: str) -> bool:
+        if namespace in names:
+            return True
+        if ns_selector is None:
+            return False
+        memo_key = (i, namespace)
+        hit = self._ns_memo.get(memo_key)
+        if hit is None:
+            hit = ns_selector.matches(namespace_labels(self._ns_map, namespace))
+            self._ns_memo[memo_key] = hit
+        return hit
+
+    def matches_labels(self, namespace: str, labels: Mapping[str, str]) -> bool:
+        for i, (names, ns_selector, selector) in enumerate(self.clauses):
+            if not self._ns_ok(i, names, ns_selector, namespace) or not selector.matches(labels):
+                return False
+        return True
+
+    def add(self, pod: Pod, node: int) -> None:
+        if self._primed and pod.key in self._primed:
+            self._primed.discard(pod.key)
+            return
+        if self.matches_labels(pod.namespace, pod.labels):
+            self.counts[node] += 1
+
+    def remove(self, pod: Pod, node: int) -> None:
+        self._primed.discard(pod.key)
+        if self.matches_labels(pod.namespace, pod.labels):
+            self.counts[node] -= 1
+
+
+def namespace_labels_token(ns_map: Mapping[str, Mapping[str, str]]) -> tuple:
+    """A hashable stand-in for the namespace labels (part of index keys that depend on them)."""
+    return tuple(sorted((ns, tuple(sorted(lbl.items()))) for ns, lbl in ns_map.items()))
+
+
+def pod_match_counts(
+    state: "ClusterState",
+    clauses: tuple[Clause, ...],
+    ns_map: Mapping | None = None,
+    ns_token: tuple | None = None,
+) -> np.ndarray:
+    """Live per-node counts (do not modify) of placed pods matching all `clauses`.
+    `ns_token` (namespace_labels_token(ns_map)) is needed only when a clause has a
+    namespaceSelector; pass it precomputed to avoid rebuilding it per call."""
+    ns_map = ns_map or {}
+    token = None
+    if any(c[1] is not None for c in clauses):
+        # namespaceSelector results depend on namespace labels: key the index on them too.
+        token = ns_token if ns_token is not None else namespace_labels_token(ns_map)
+    key = ("podgroup_plan.plugins", "pod-match-counts", clauses, token)
+    index = state.index(key, lambda s: PodMatchCounts(s, clauses, ns_map))
+    return index.counts  # type: ignore[attr-defined]
+
+
+def go_log(x: float) -> float:
+    """Go's math.Log (the FreeBSD msun algorithm Go implements, evaluated without fused
+    multiply-add as on amd64). Python's math.log can differ in the last bit, and upstream's
+    spreading score rounds `count * log(domains + 2)`."""
+    if x <= 0 or math.isinf(x) or math.isnan(x):
+        return math.log(x) if x > 0 else (float("-inf") if x == 0 else float("nan"))
+    f1, ki = math.frexp(x)
+    if f1 < math.sqrt(2) / 2:
+        f1 *= 2
+        ki -= 1
+    f = f1 - 1
+    k = float(ki)
+    s = f / (2 + f)
+    s2 = s * s
+    s4 = s2 * s2
+    t1 = s2 * (_L1 + s4 * (_L3 + s4 * (_L5 + s4 * _L7)))
+    t2 = s4 * (_L2 + s4 * (_L4 + s4 * _L6))
+    r = t1 + t2
+    hfsq = 0.5 * f * f
+    return k * _LN2_HI - ((hfsq - (s * (hfsq + r) + k * _LN2_LO)) - f)
+
+
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_L1 = 6.666666666666735130e-01
+_L2 = 3.999999999940941908e-01
+_L3 = 2.857142874366239149e-01
+_L4 = 2.222219843214978396e-01
+_L5 = 1.818357216161805012e-01
+_L6 = 1.531383769920937332e-01
+_L7 = 1.479819860511658591e-01
+
+
+def go_round(x: np.ndarray) -> np.ndarray:
+    """Go math.Round (half away from zero) to int64; x - trunc(x) is exact, so no double
+    rounding as with floor(x + 0.5)."""
+    t = np.trunc(x)
+    frac = x - t
+    return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
+
+
+def required_node_affinity_mask(state: "ClusterState", pod: Pod) -> np.ndarray | None:
+    """nodeaffinity.GetRequiredNodeAffinity(pod).Match over all nodes (nodeSelector AND required
+    node affinity), or None when the pod has neither (every node matches)."""
+    selector = pod.node_selector
+    required = pod.affinity.node_required if pod.affinity is not None else None
+    if not selector and required is None:
+        return None
+    out = np.ones(state.n, dtype=bool)
+    for i, node in enumerate(state.nodes):
+        labels = node.labels
+        if selector and any(labels.get(k) != v for k, v in selector.items()):
+            out[i] = False
+        elif required is not None and not required.matches(node.name, labels):
+            out[i] = False
+    return out
+
+
+def _tolerates_do_not_schedule_taints(node: Node, pod: Pod) -> bool:
+    for taint in node.taints:
+        if taint.effect not in _DO_NOT_SCHEDULE_EFFECTS:
+            continue
+        if not any(t.tolerates(taint) for t in pod.tolerations):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------
+# Constraints
+# ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SpreadConstraint:
+    """A parsed constraint (common.go topologySpreadConstraint); selector None = match nothing."""
+
+    max_skew: int
+    topology_key: str
+    selector: LabelSelector | None
+    min_domains: int = 1
+    honor_node_affinity: bool = True
+    honor_node_taints: bool = False
+
+
+def _merge_match_labels(selector: LabelSelector, match: Mapping[str, str]) -> LabelSelector:
+    """mergeLabelSetWithSelector: the pod's values for matchLabelKeys ANDed with the selector."""
+    return LabelSelector(
+        tuple(sorted(match.items())) + selector.match_labels, selector.match_expressions
+    )
+
+
+def _selector_counts_nothing(selector: LabelSelector | None) -> bool:
+    # countPodsMatchSelector returns 0 for an empty selector (and nil matches nothing).
+    return selector is None or selector.is_empty
+
+
+@dataclass(slots=True)
+class _ConstraintCounts:
+    """PreFilter data for one constraint: domain codes, matching pods per domain and the global
+    minimum (minDomains applied)."""
+
+    codes: np.ndarray  # per node (all nodes): domain code, -1 without the topology label
+    sums: np.ndarray  # per domain (label value): matching pods on eligible nodes
+    min_match: int
+    self_match: int
+    max_skew: int
+
+
+@dataclass(slots=True)
+class _PreFilterState:
+    constraints: tuple[SpreadConstraint, ...]
+    counts: list[_ConstraintCounts]
+
+
+@dataclass(slots=True)
+class _PreScoreState:
+    ignored: np.ndarray  # per node of `feasible`: missing a required topology key
+    raw: np.ndarray | None = None
+
+
+class _StateCache:
+    """Per-ClusterState memo: node eligibility (static) and per-signature counts (by version)."""
+
+    def __init__(self) -> None:
+        self.affinity: dict[tuple, np.ndarray | None] = {}
+        self.taints: dict[tuple, np.ndarray] = {}
+        self.has_keys: dict[tuple[str, ...], np.ndarray] = {}
+        self.pre_filter: dict[tuple, tuple[int, list[tuple[np.ndarray, np.ndarray, int]]]] = {}
+
+
+class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def __init__(self, args: PodTopologySpreadArgs | None = None, handle=None):
+        super().__init__(args if args is not None else PodTopologySpreadArgs(), handle)
+        if self.args.defaulting_type == SYSTEM_DEFAULTING:
+            self._defaults: tuple[TopologySpreadConstraint, ...] = SYSTEM_DEFAULT_SPREAD_CONSTRAINTS
+            self._system_defaulted = True
+        else:
+            self._defaults = tuple(self.args.default_constraints)
+            self._system_defaulted = False
+        gates = self.handle.feature_gates
+        self._match_label_keys = gates.get("MatchLabelKeysInPodTopologySpread", True)
+        self._services: dict[str, list] = {}
+        self._controllers: dict[tuple[str, str, str], LabelSelector] = {}
+        for s in sorted(self.handle.spread_selectors, key=lambda s: (s.kind, s.namespace, s.name)):
+            if s.kind == "Service":
+                self._services.setdefault(s.namespace, []).append(s.selector)
+            else:
+                self._controllers[(s.kind, s.namespace, s.name)] = s.selector
+        self._default_selector_memo: dict[tuple, LabelSelector | None] = {}
+        self._caches: "weakref.WeakKeyDictionary[ClusterState, _StateCache]" = weakref.WeakKeyDictionary()
+
+    # ----- constraints -----------------------------------------------------------------------
+
+    def constraints(self, pod: Pod, action: str) -> tuple[SpreadConstraint, ...]:
+        """The pod's constraints for `action`, or the default constraints with the default
+        selector when the pod has none (common.go)."""
+        if pod.topology_spread_constraints:
+            return self._filter_constraints(pod.topology_spread_constraints, pod.labels, action)
+        out = self._filter_constraints(self._defaults, pod.labels, action)
+        if not out:
+            return ()
+        selector = self.default_selector(pod)
+        if selector is None:
+            return ()
+        return tuple(replace(c, selector=selector) for c in out)
+
+    def _filter_constraints(
+        self, constraints: Iterable[TopologySpreadConstraint], labels: Mapping[str, str], action: str
+    ) -> tuple[SpreadConstraint, ...]:
+        out = []
+        for c in constraints:
+            if c.when_unsatisfiable != action:
+                continue
+            selector = c.label_selector
+            if self._match_label_keys and c.match_label_keys and selector is not None:
+                match = {k: labels[k] for k in c.match_label_keys if k in labels}
+                if match:
+                    selector = _merge_match_labels(selector, match)
+            out.append(SpreadConstraint(
+                max_skew=c.max_skew,
+                topology_key=c.topology_key,
+                selector=selector,
+                min_domains=c.min_domains if c.min_domains is not None else 1,
+                honor_node_affinity=c.node_affinity_policy == HONOR,
+                honor_node_taints=c.node_taints_policy == HONOR,
+            ))
+        return tuple(out)
+
+    def default_selector(self, pod: Pod) -> LabelSelector | None:
+        """helper.DefaultSelector: labels of the Services selecting the pod, plus the selector of
+        its controlling RC / ReplicaSet / StatefulSet (looked up by name in the pod's
+        namespace). None when that selector is empty."""
+        owner = next((o for o in pod.owner_references if o.controller), None)
+        memo_key = (pod.namespace, frozenset(pod.labels.items()),
+                    (owner.kind, owner.name) if owner is not None else None)
+        if memo_key in self._default_selector_memo:
+            return self._default_selector_memo[memo_key]
+        label_set: dict[str, str] = {}
+        for selector in self._services.get(pod.namespace, ()):
+            # Services select by a map; the selector matches when all its labels are on the pod.
+            if selector.matches(pod.labels):
+                label_set.update(selector.match_labels)
+        extra: tuple[LabelSelectorRequirement, ...] = ()
+        if owner is not None:
+            found = self._controllers.get((owner.kind, pod.namespace, owner.name))
+            if found is not None:
+                if owner.kind == "ReplicationController":
+                    label_set.update(found.match_labels)
+                elif owner.kind in ("ReplicaSet", "StatefulSet"):
+                    extra = tuple(
+                        LabelSelectorRequirement(k, "In", (v,)) for k, v in found.match_labels
+                    ) + found.match_expressions
+        result: LabelSelector | None = LabelSelector(tuple(sorted(label_set.items())), extra)
+        if result.is_empty:
+            result = None
+        self._default_selector_memo[memo_key] = result
+        return result
+
+    # ----- node eligibility ------------------------------------------------------------------
+
+    def _cache(self, state: "ClusterState") -> _StateCache:
+        cache = self._caches.get(state)
+        if cache is None:
+            cache = self._caches[state] = _StateCache()
+        return cache
+
+    def _has_keys(self, state: "ClusterState", keys: tuple[str, ...]) -> np.ndarray:
+        cache = self._cache(state)
+        mask = cache.has_keys.get(keys)
+        if mask is None:
+            mask = np.ones(state.n, dtype=bool)
+            for key in dict.fromkeys(keys):
+                mask &= state.label_column(key)[0] >= 0
+            cache.has_keys[keys] = mask
+        return mask
+
+    def _affinity_mask(self, state: "ClusterState", pod: Pod) -> np.ndarray | None:
+        cache = self._cache(state)
+        key = (tuple(sorted(pod.node_selector.items())),
+               pod.affinity.node_required if pod.affinity is not None else None)
+        if key not in cache.affinity:
+            cache.affinity[key] = required_node_affinity_mask(state, pod)
+        return cache.affinity[key]
+
+    def _taint_mask(self, state: "ClusterState", pod: Pod) -> np.ndarray:
+        cache = self._cache(state)
+        key = pod.tolerations
+        mask = cache.taints.get(key)
+        if mask is None:
+            mask = np.fromiter(
+                (_tolerates_do_not_schedule_taints(node, pod) for node in state.nodes),
+                dtype=bool, count=state.n,
+            )
+            cache.taints[key] = mask
+        return mask
+
+    def _eligible(
+        self, state: "ClusterState", pod: Pod, constraints: Sequence[SpreadConstraint], require_all: bool
+    ) -> list[np.ndarray]:
+        """Per constraint, the nodes whose pods count (all nodes): every topology key present
+        (when required) and the constraint's nodeAffinity/nodeTaints inclusion policies."""
+        base = (self._has_keys(state, tuple(c.topology_key for c in constraints))
+                if require_all else np.ones(state.n, dtype=bool))
+        out = []
+        for c in constraints:
+            mask = base
+            if c.honor_node_affinity:
+                aff = self._affinity_mask(state, pod)
+                if aff is not None:
+                    mask = mask & aff
+            if c.honor_node_taints:
+                mask = mask & self._taint_mask(state, pod)
+            out.append(mask)
+        return out
+
+    def _counts(self, state: "ClusterState", pod: Pod, selector: LabelSelector | None) -> np.ndarray | None:
+        if _selector_counts_nothing(selector):
+            return None
+        return pod_match_counts(state, ((frozenset((pod.namespace,)), None, selector),))
+
+    # ----- PreFilter / Filter ----------------------------------------------------------------
+
+    def pre_filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> PreFilterResult:
+        constraints = self.constraints(pod, DO_NOT_SCHEDULE)
+        if not constraints:
+            cs.pop(PRE_FILTER_KEY, None)
+            return PreFilterResult(skip(NAME))
+        cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state, constraints)
+        return PreFilterResult()
+
+    def _pre_filter_state(
+        self, pod: Pod, state: "ClusterState", constraints: tuple[SpreadConstraint, ...]
+    ) -> _PreFilterState:
+        """calPreFilterState over all nodes of the state (upstream lists every node of the
+        snapshot, whatever the placement)."""
+        cache = self._cache(state)
+        key = (pod.namespace, constraints, tuple(sorted(pod.node_selector.items())),
+               pod.affinity.node_required if pod.affinity is not None else None,
+               pod.tolerations if any(c.honor_node_taints for c in constraints) else None)
+        hit = cache.pre_filter.get(key)
+        if hit is not None and hit[0] == state.version:
+            data = hit[1]
+        else:
+            data = []
+            for c, eligible in zip(constraints, self._eligible(state, pod, constraints, True)):
+                codes, values = state.label_column(c.topology_key)
+                size = len(values)
+                ecodes = codes[eligible]
+                present = np.bincount(ecodes, minlength=size) > 0
+                counts = self._counts(state, pod, c.selector)
+                if counts is None:
+                    sums = np.zeros(size, dtype=np.int64)
+                else:
+                    sums = np.bincount(ecodes, weights=counts[eligible], minlength=size).astype(np.int64)
+                domains = int(present.sum())
+                # criticalPaths[0]: the minimum over the domains seen (MaxInt32 with none).
+                min_match = int(sums[present].min()) if domains else MAX_INT32
+                if domains < c.min_domains:
+                    min_match = 0
+                data.append((codes, sums, min_match))
+            cache.pre_filter[key] = (state.version, data)
+        counts_out = [
+            _ConstraintCounts(codes, sums, min_match,
+                              1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
+            for c, (codes, sums, min_match) in zip(constraints, data)
+        ]
+        return _PreFilterState(constraints, counts_out)
+
+    def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
+        pre = cs.get(PRE_FILTER_KEY)
+        if pre is None:
+            constraints = self.constraints(pod, DO_NOT_SCHEDULE)
+            if not constraints:
+                return FilterVerdict.all_pass(len(view))
+            pre = cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state, constraints)
+        n = len(view)
+        undecided = np.ones(n, dtype=bool)
+        missing = np.zeros(n, dtype=bool)
+        skewed = np.zeros(n, dtype=bool)
+        # Constraints are checked in order and the first failure decides the node's status.
+        for c in pre.counts:
+            codes = c.codes[view]
+            has = codes >= 0
+            missing |= undecided & ~has
+            undecided &= has
+            if len(c.sums) == 0:
+                continue
+            match = c.sums[np.where(has, codes, 0)]
+            bad = undecided & (match + c.self_match - c.min_match > c.max_skew)
+            skewed |= bad
+            undecided &= ~bad
+        failures = []
+        if missing.any():
+            failures.append(NodeFailure(missing, (ERR_REASON_NODE_LABEL_NOT_MATCH,),
+                                        Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
+        if skewed.any():
+            failures.append(NodeFailure(skewed, (ERR_REASON_CONSTRAINTS_NOT_MATCH,), Code.UNSCHEDULABLE))
+        return FilterVerdict(~(missing | skewed), failures)
+
+    # ----- PreScore / Score / NormalizeScore -------------------------------------------------
+
+    def pre_score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> Status:
+        cs.pop(PRE_SCORE_KEY, None)
+        if state.n == 0:
+            return skip(NAME)
+        constraints = self.constraints(pod, SCHEDULE_ANYWAY)
+        if not constraints:
+            return skip(NAME)
+        # Only non-system-default rules require every topology key on a node; with system
+        # defaults a node without a zone label still gets hostname spreading.
+        require_all = bool(pod.topology_spread_constraints) or not self._system_defaulted
+        if require_all:
+            ignored = ~self._has_keys(state, tuple(c.topology_key for c in constraints))[feasible]
+        else:
+            ignored = np.zeros(len(feasible), dtype=bool)
+        scored = feasible[~ignored]
+        score = np.zeros(len(feasible), dtype=np.float64)
+        for c, eligible in zip(constraints, self._eligible(state, pod, constraints, require_all)):
+            codes, values = state.label_column(c.topology_key)
+            counts = self._counts(state, pod, c.selector)
+            on_feasible = codes[feasible] >= 0
+            if c.topology_key == LABEL_HOSTNAME:
+                weight = go_log(float(len(scored) + 2))
+                cnt = counts[feasible] if counts is not None else np.zeros(len(feasible), dtype=np.int64)
+            else:
+                # A node without the label counts in the "" domain (only possible without
+                # require_all); a node labelled "" shares it.
+                empty = values.index("") if "" in values else len(values)
+                bucket = np.where(codes >= 0, codes, empty)
+                size = len(values) + 1
+                domain_seen = np.zeros(size, dtype=bool)
+                domain_seen[bucket[scored]] = True
+                weight = go_log(float(int(domain_seen.sum()) + 2))
+                counted = eligible & domain_seen[bucket]
+                if counts is None:
+                    sums = np.zeros(size, dtype=np.int64)
+                else:
+                    sums = np.bincount(bucket[counted], weights=counts[counted], minlength=size).astype(np.int64)
+                cnt = sums[bucket[feasible]]
+            # score += float64(cnt)*weight + float64(maxSkew-1), only where the node has the key
+            term = cnt.astype(np.float64) * weight + float(c.max_skew - 1)
+            score = np.where(on_feasible, score + term, score)
+        raw = go_round(score)
+        raw[ignored] = 0
+        cs[PRE_SCORE_KEY] = _PreScoreState(ignored, raw)
+        return SUCCESS
+
+    def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
+        pre = cs.get(PRE_SCORE_KEY)
+        if pre is None or pre.raw is None or len(pre.raw) != len(feasible):
+            if self.pre_score(cs, pod, state, feasible).is_skip():
+                return np.zeros(len(feasible), dtype=np.int64)
+            pre = cs[PRE_SCORE_KEY]
+        return pre.raw.copy()
+
+    def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:
+        pre = cs.get(PRE_SCORE_KEY)
+        if pre is None or scores.size == 0:
+            return scores
+        ignored = pre.ignored
+        out = np.zeros_like(scores)
+        valid = ~ignored
+        if not valid.any():
+            return out
+        kept = scores[valid]
+        max_score = int(kept.max())
+        min_score = int(kept.min())
+        if max_score == 0:
+            out[valid] = MAX_NODE_SCORE
+            return out
+        # MaxNodeScore * (max + min - s) / max, integer division of non-negative values
+        out[valid] = MAX_NODE_SCORE * (max_score + min_score - kept) // max_score
+        return out
