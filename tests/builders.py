@@ -139,3 +139,23 @@ def make_pod(
 def make_state(nodes: Iterable[Node], pods: Iterable[Pod] = ()) -> ClusterState:
     """A ClusterState; pods with a node_name are placed on that node."""
     return ClusterState(list(nodes), [p for p in pods if p.node_name])
+
+
+def node_statuses(verdict, state: ClusterState, view=None) -> dict[str, tuple]:
+    """A FilterVerdict as upstream would report it per node: name -> (code name, reasons), or
+    None for a node that passed. Reasons of a node are gathered in failure order; the code is
+    the highest of its failures (the runtime's rule)."""
+    import numpy as np
+
+    view = state.all_nodes if view is None else view
+    out: dict[str, tuple | None] = {}
+    for i, row in enumerate(np.asarray(view)):
+        name = state.node_names[row]
+        if verdict.passed[i]:
+            out[name] = None
+            continue
+        hits = [f for f in verdict.failures if f.mask[i]]
+        reasons = tuple(r for f in hits for r in f.reasons)
+        code = max(f.code for f in hits) if hits else None
+        out[name] = (code.upstream_name if code is not None else None, reasons)
+    return out

@@ -32,6 +32,7 @@ selector itself; a call only indexes the cached array by the view.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -70,8 +71,29 @@ def _int_values(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return ints, ok
 
 
+_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\Z")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
+
+
+def valid_label_key(key: str) -> bool:
+    """validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123 subdomain (<= 253),
+    name <= 63 alphanumerics with '-', '_', '.' inside."""
+    prefix, slash, name = key.rpartition("/")
+    if slash and (not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.match(prefix)):
+        return False
+    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
+
+
+def valid_label_value(value: str) -> bool:
+    """validation.IsValidLabelValue: empty, or <= 63 characters of the qualified-name form."""
+    return value == "" or (len(value) <= 63 and bool(_QUALIFIED_NAME.match(value)))
+
+
 def label_requirement_mask(state, req: NodeSelectorRequirement) -> np.ndarray | None:
-    """Nodes whose labels satisfy `req`, or None when the requirement is invalid."""
+    """Nodes whose labels satisfy `req`, or None when the requirement is invalid
+    (labels.NewRequirement refuses it: bad key or value, wrong number of values)."""
+    if not valid_label_key(req.key) or not all(valid_label_value(v) for v in req.values):
+        return None
     codes, values = state.label_column(req.key)
     op = req.operator
     if op in ("In", "NotIn"):
