@@ -185,6 +185,11 @@ def diff(
         cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
         # A without --config-a is the built-in default profile, not a config in the manifests.
         cluster_a = cluster if config_a is not None else _without_config(cluster)
+        if getattr(cluster, "scheduler_config", None) is not None:
+            typer.echo("podgroup-plan: the KubeSchedulerConfiguration among the manifests is not "
+                       "used by diff: A is " + ("--config-a" if config_a else
+                                               "the built-in default profile") +
+                       ", B is --config-b", err=True)
         result_a, result_b = _collect(lambda: _plan(cluster_a, conf_a, gates, "Planning A"),
                                       lambda: _plan(cluster, conf_b, gates, "Planning B"))
     document = diff_plans(result_a, result_b)

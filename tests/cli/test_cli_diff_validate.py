@@ -32,6 +32,7 @@ def test_diff_identical_exits_0(runner, engine):
 
 
 def test_diff_different_exits_1(runner, engine):
+    engine.manifest_config = None
     engine.results = [sample_plans.mixed(), moved(sample_plans.mixed())]
     result = run(runner, "diff", "m/", "--config-b", "b.yaml", "-o", "json")
     assert result.exit_code == 1
@@ -51,6 +52,8 @@ def test_diff_a_defaults_to_the_built_in_profile(runner, engine):
     (_, cluster_a, config_a, _, label_a), (_, cluster_b, config_b, _, label_b) = plans
     assert cluster_a.scheduler_config is None and config_a is None and label_a == "Planning A"
     assert cluster_b.scheduler_config is not None and label_b == "Planning B"
+    result = run(runner, "diff", "m/", "--config-b", "b.yaml")
+    assert "KubeSchedulerConfiguration among the manifests is not used" in result.stderr
 
 
 def test_diff_with_config_a(runner, engine):
