@@ -94,6 +94,7 @@ def test_diff_reports_problems_of_both_configurations(runner, monkeypatch, engin
         raise InputError([Problem(file=label[-1].lower() + ".yaml", message="bad profile")])
 
     monkeypatch.setattr(cli, "_plan", plan)
+    engine.manifest_config = None
     result = run(runner, "diff", "m/", "--config-b", "b.yaml")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == ["a.yaml: bad profile", "b.yaml: bad profile"]
