@@ -1,0 +1,185 @@
+"""Loading the input: files -> documents -> schema check -> model -> validation.
+
+    load_input(paths)             the ClusterInput, or InputError with every problem found
+    load_scheduler_config(path)   a standalone KubeSchedulerConfiguration, as a plain dict
+    summarize(cluster_input)      one line per kind, for `podgroup-plan validate`
+
+Every stage keeps going after a problem, so that one run lists all of them (spec/contract.md:
+"every problem, not only the first"). Problems are located (file, line, JSON path) only at the
+end, and only the files that have problems are parsed a second time for field lines.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Sequence
+
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.loading.decode import Decoded, decode_documents
+from podgroup_plan.loading.files import (
+    Document,
+    FieldLines,
+    Issue,
+    format_path,
+    read_documents,
+)
+from podgroup_plan.loading.schema import CLUSTER_SCOPED, SchemaSet, bundled, group_of
+from podgroup_plan.loading.validate import identity, validate
+from podgroup_plan.model.objects import ClusterInput
+
+__all__ = ["load_input", "load_scheduler_config", "summarize", "InputError"]
+
+SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
+
+
+def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterInput:
+    """Read, check, decode and validate every object under `paths` (`-` is stdin; its text
+    may be passed as `stdin_text`). Raises InputError listing every problem."""
+    docs, problems = read_documents(paths, stdin_text)
+    decoded, ignored, issues = check_and_decode(docs, complete=not problems)
+    raise_problems(problems, issues, stdin_text)
+    return decoded.cluster_input(ignored)
+
+
+def load_scheduler_config(path: str, stdin_text: str | None = None) -> dict:
+    """A KubeSchedulerConfiguration file (`--scheduler-config`), schema-checked, as a dict."""
+    docs, problems = read_documents([path], stdin_text)
+    issues: list[Issue] = []
+    configs = [d for d in docs if d.kind == SCHEDULER_CONFIG_KIND]
+    for doc in docs:
+        if doc.kind != SCHEDULER_CONFIG_KIND:
+            issues.append(Issue(doc, ("kind",), f'expected a {SCHEDULER_CONFIG_KIND}, found "{doc.kind}"'))
+    if not docs and not problems:
+        problems.append(Problem(path, f"no {SCHEDULER_CONFIG_KIND} found"))
+    for doc in configs[1:]:
+        issues.append(Issue(doc, (), f"more than one {SCHEDULER_CONFIG_KIND} in the file", (configs[0],)))
+    if configs:
+        issues += schema_issues(configs[0], bundled())
+    raise_problems(problems, issues, stdin_text)
+    return configs[0].obj
+
+
+def check_and_decode(
+    docs: list[Document], complete: bool = True, schemas: SchemaSet | None = None
+) -> tuple[Decoded, Counter, list[Issue]]:
+    """Documents -> (decoded objects, ignored kinds, issues). The stages after reading files."""
+    schemas = schemas or bundled()
+    by_kind: dict[str, list[Document]] = defaultdict(list)
+    owned: list[Document] = []
+    broken: set[tuple[str, str, str]] = set()
+    ignored: Counter = Counter()
+    issues: list[Issue] = []
+    for doc in docs:
+        kind, api_version = doc.obj.get("kind"), doc.obj.get("apiVersion")
+        if not isinstance(kind, str) or not kind or not isinstance(api_version, str) or not api_version:
+            issues.append(_missing_type(doc))
+            continue
+        if not schemas.owns(api_version, kind):
+            ignored[_ignored_name(kind, api_version, schemas)] += 1
+            continue
+        owned.append(doc)
+        found = schema_issues(doc, schemas)
+        if found:
+            issues += found
+            broken.add(identity(doc))
+            continue
+        by_kind[kind].append(doc)
+    decoded = decode_documents(by_kind, issues)
+    issues += validate(decoded, owned, broken, complete)
+    return decoded, ignored, issues
+
+
+def schema_issues(doc: Document, schemas: SchemaSet) -> list[Issue]:
+    """The apiVersion must be one we read; then the object must match its schema."""
+    kind, api_version = doc.kind, doc.api_version
+    if not schemas.supports(api_version, kind):
+        supported = ", ".join(schemas.versions(kind))
+        return [Issue(doc, ("apiVersion",), f'unsupported apiVersion "{api_version}" for {kind}; supported: {supported}')]
+    return [Issue(doc, path, message) for path, message in schemas.errors(api_version, kind, doc.obj)]
+
+
+def _missing_type(doc: Document) -> Issue:
+    for field in ("apiVersion", "kind"):
+        value = doc.obj.get(field)
+        if value is None or value == "":
+            return Issue(doc, (field,), "required field is missing (every object needs apiVersion and kind)")
+        if not isinstance(value, str):
+            return Issue(doc, (field,), "must be a string")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _ignored_name(kind: str, api_version: str, schemas: SchemaSet) -> str:
+    # Another group's kind that shares a name with one of ours (Kueue's Workload) is named
+    # with its group, so that the note does not suggest ours were skipped.
+    return f"{kind}.{group_of(api_version)}" if schemas.versions(kind) else kind
+
+
+# --- problems ----------------------------------------------------------------------------------
+
+
+def raise_problems(problems: list[Problem], issues: list[Issue], stdin_text: str | None) -> None:
+    """Locate every issue (only now are field lines looked up) and raise them all at once."""
+    if not problems and not issues:
+        return
+    lines = FieldLines(stdin_text)
+    located = {issue_problem(i, lines) for i in issues}
+    raise InputError(list(problems) + sorted(located, key=Problem.sort_key))
+
+
+def issue_problem(issue: Issue, lines: FieldLines) -> Problem:
+    doc = issue.doc
+    meta = doc.metadata
+    name = meta.get("name")
+    name = name if isinstance(name, str) and name else None
+    kind = doc.kind or None
+    namespace = None
+    if name is not None and kind not in CLUSTER_SCOPED:
+        ns = meta.get("namespace")
+        namespace = ns if isinstance(ns, str) and ns else "default"
+    line = lines.line(doc, issue.path) if issue.path or doc.line is None else doc.line
+    message = issue.message
+    if issue.also:
+        places = ", ".join(_place(d, lines) for d in issue.also)
+        message = f"{message}; also at {places}"
+    return Problem(
+        file=doc.file,
+        message=message,
+        line=line,
+        document=doc.document,
+        kind=kind,
+        namespace=namespace,
+        name=name,
+        path=format_path(issue.path) or None,
+    )
+
+
+def _place(doc: Document, lines: FieldLines) -> str:
+    line = doc.line if doc.line is not None else lines.line(doc)
+    return f"{doc.file}:{line}" if line is not None else f"{doc.file} document {doc.document}"
+
+
+# --- summary -----------------------------------------------------------------------------------
+
+
+def summarize(ci: ClusterInput) -> list[str]:
+    """One line per kind read (for `podgroup-plan validate`), and a note naming ignored kinds."""
+    running = sum(1 for p in ci.pods if p.is_running)
+    implied = sum(1 for g in ci.pod_groups if g.implied)
+    lines = [
+        f"Node: {len(ci.nodes)}",
+        f"Pod: {len(ci.pods)} ({running} running, {len(ci.pods) - running} pending)",
+    ]
+    counts = [
+        ("PriorityClass", len(ci.priority_classes), ""),
+        ("PodDisruptionBudget", len(ci.pod_disruption_budgets), ""),
+        ("Workload", len(ci.workloads), ""),
+        ("PodGroup", len(ci.pod_groups), f" ({implied} implied by v1alpha1 workloadRef)" if implied else ""),
+        ("CompositePodGroup", len(ci.composite_pod_groups), ""),
+    ]
+    selectors = Counter(s.kind for s in ci.spread_selectors)
+    counts += [(kind, selectors[kind], "") for kind in sorted(selectors)]
+    counts.append((SCHEDULER_CONFIG_KIND, 1 if ci.scheduler_config is not None else 0, ""))
+    lines += [f"{kind}: {n}{extra}" for kind, n, extra in counts if n]
+    if ci.ignored_kinds:
+        kinds = ", ".join(f"{k} ({n})" for k, n in sorted(ci.ignored_kinds.items()))
+        lines.append(f"not planned (ignored): {kinds}")
+    return lines

@@ -1,0 +1,851 @@
+"""Schema-checked documents -> the planner's model: one shape whatever the API version.
+
+What the apiserver and kube-scheduler derive from an object is derived here, once:
+* defaulting: namespace `default`, container requests from limits, `pods: 110` on nodes,
+  toleration/spread/port defaults;
+* quantities in the scheduler's integer units (`podgroup_plan.model.quantity`);
+* the effective pod request as `k8s.io/component-helpers/resource` `PodRequests` computes it
+  (sidecars included) and the non-zero cpu/memory that `NodeResourcesFit` scores with;
+* priorities as the `Priority` admission plugin resolves them;
+* pod-group links per API version (`spec/planner.md`, "Groups, by API version"), including the
+  PodGroups that `scheduling.k8s.io/v1alpha1` only implies.
+
+Problems found while decoding (bad quantities, timestamps, percentages) are collected as Issues
+with their JSON path; cross-object rules live in `validate.py`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from podgroup_plan.loading.files import Document, Issue
+from podgroup_plan.model.objects import (
+    BASIC,
+    CPU,
+    DEFAULT_SCHEDULER_NAME,
+    DISRUPTION_ALL,
+    DISRUPTION_SINGLE,
+    GANG,
+    MEMORY,
+    PODS,
+    PREEMPT_LOWER_PRIORITY,
+    Affinity,
+    ClusterInput,
+    CompositePodGroup,
+    CompositePodGroupTemplate,
+    Condition,
+    HostPort,
+    ImageState,
+    Node,
+    OwnerReference,
+    Pod,
+    PodAffinityTerm,
+    PodDisruptionBudget,
+    PodGroup,
+    PodGroupTemplate,
+    PreferredSchedulingTerm,
+    PriorityClass,
+    Source,
+    SpreadSelector,
+    Taint,
+    Toleration,
+    TopologySpreadConstraint,
+    WeightedPodAffinityTerm,
+    Workload,
+)
+from podgroup_plan.model.quantity import parse_quantity, quantity_value
+from podgroup_plan.model.selectors import (
+    LabelSelector,
+    LabelSelectorRequirement,
+    NodeSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+)
+
+V1ALPHA1 = "scheduling.k8s.io/v1alpha1"
+V1ALPHA2 = "scheduling.k8s.io/v1alpha2"
+
+DEFAULT_NAMESPACE = "default"
+DEFAULT_NODE_PODS = 110  # kubelet's default --max-pods, when a node does not say
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace by the apiserver
+
+# kube-scheduler's defaults for containers that request no cpu / memory (scoring only):
+# `pkg/scheduler/util` DefaultMilliCPURequest = 100m, DefaultMemoryRequest = 200Mi.
+NON_ZERO_CPU = Fraction(1, 10)
+NON_ZERO_MEMORY = Fraction(200 * 1024 * 1024)
+
+# PriorityClasses every cluster has (`pkg/apis/scheduling` SystemPriorityClasses); pods in
+# kube-system name them without the input having to list them.
+SYSTEM_PRIORITY_CLASSES = {
+    "system-node-critical": PriorityClass("system-node-critical", 2000001000),
+    "system-cluster-critical": PriorityClass("system-cluster-critical", 2000000000),
+}
+
+# Resources a pod may request at pod level (`resource.IsSupportedPodLevelResource`).
+_POD_LEVEL_RESOURCES = (CPU, MEMORY)
+
+Report = Callable[[tuple, str], None]
+
+
+@dataclass
+class Decoded:
+    """Every decoded object beside the document it came from (validate.py reports there)."""
+
+    nodes: list[tuple[Document, Node]] = field(default_factory=list)
+    pods: list[tuple[Document, Pod]] = field(default_factory=list)
+    finished_pods: list[tuple[Document, Pod]] = field(default_factory=list)  # Succeeded/Failed
+    priority_classes: list[tuple[Document, PriorityClass]] = field(default_factory=list)
+    pdbs: list[tuple[Document, PodDisruptionBudget]] = field(default_factory=list)
+    workloads: list[tuple[Document, Workload]] = field(default_factory=list)
+    pod_groups: list[tuple[Document, PodGroup]] = field(default_factory=list)
+    implied_groups: list[PodGroup] = field(default_factory=list)
+    composite_pod_groups: list[tuple[Document, CompositePodGroup]] = field(default_factory=list)
+    spread_selectors: list[tuple[Document, SpreadSelector]] = field(default_factory=list)
+    namespaces: list[tuple[Document, str, dict[str, str]]] = field(default_factory=list)
+    scheduler_configs: list[Document] = field(default_factory=list)
+
+    def cluster_input(self, ignored_kinds: Mapping[str, int]) -> ClusterInput:
+        """The ClusterInput, every list sorted by (namespace, name) or name."""
+        namespaces: dict[str, dict[str, str]] = {}
+        # Every namespace an object lives in exists on a live cluster and carries its name label.
+        for objs in (self.pods, self.pdbs, self.workloads, self.pod_groups,
+                     self.composite_pod_groups, self.spread_selectors):
+            for _, obj in objs:
+                namespaces.setdefault(obj.namespace, {NAMESPACE_NAME_LABEL: obj.namespace})
+        for _, name, labels in self.namespaces:
+            namespaces[name] = {**labels, NAMESPACE_NAME_LABEL: name}
+        scheduler_config = self.scheduler_configs[0].obj if self.scheduler_configs else None
+
+        def by_key(pairs: list) -> tuple:
+            return tuple(sorted((o for _, o in pairs), key=lambda o: (o.namespace, o.name)))
+
+        return ClusterInput(
+            nodes=tuple(sorted((n for _, n in self.nodes), key=lambda n: n.name)),
+            pods=by_key(self.pods),
+            priority_classes=tuple(sorted((c for _, c in self.priority_classes), key=lambda c: c.name)),
+            pod_disruption_budgets=by_key(self.pdbs),
+            workloads=by_key(self.workloads),
+            pod_groups=tuple(sorted(
+                [g for _, g in self.pod_groups] + self.implied_groups,
+                key=lambda g: (g.namespace, g.name),
+            )),
+            composite_pod_groups=by_key(self.composite_pod_groups),
+            spread_selectors=tuple(sorted(
+                (s for _, s in self.spread_selectors), key=lambda s: (s.namespace, s.name, s.kind)
+            )),
+            namespaces={k: namespaces[k] for k in sorted(namespaces)},
+            scheduler_config=scheduler_config,
+            ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
+        )
+
+
+def decode_documents(by_kind: Mapping[str, list[Document]], issues: list[Issue]) -> Decoded:
+    """Decode schema-checked documents grouped by kind. Problems go to `issues`."""
+    out = Decoded()
+    for doc in by_kind.get("PriorityClass", ()):
+        out.priority_classes.append((doc, decode_priority_class(doc)))
+    priorities = PriorityTable([c for _, c in out.priority_classes])
+
+    for doc in by_kind.get("Node", ()):
+        out.nodes.append((doc, decode_node(doc, _reporter(doc, issues))))
+    for doc in by_kind.get("PodDisruptionBudget", ()):
+        out.pdbs.append((doc, decode_pdb(doc, _reporter(doc, issues))))
+    for doc in by_kind.get("Namespace", ()):
+        out.namespaces.append((doc, doc.obj["metadata"]["name"], dict(_labels(doc.obj["metadata"]))))
+    for kind in ("Service", "ReplicationController", "ReplicaSet", "StatefulSet"):
+        for doc in by_kind.get(kind, ()):
+            selector = decode_spread_selector(doc)
+            if selector is not None:
+                out.spread_selectors.append((doc, selector))
+    out.scheduler_configs.extend(by_kind.get("KubeSchedulerConfiguration", ()))
+
+    for doc in by_kind.get("Workload", ()):
+        out.workloads.append((doc, decode_workload(doc)))
+    for doc in by_kind.get("PodGroup", ()):
+        out.pod_groups.append((doc, decode_pod_group(doc, priorities, _reporter(doc, issues))))
+    for doc in by_kind.get("CompositePodGroup", ()):
+        cpg = decode_composite_pod_group(doc, priorities, _reporter(doc, issues))
+        out.composite_pod_groups.append((doc, cpg))
+
+    implied: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for doc in by_kind.get("Pod", ()):
+        pod = decode_pod(doc, priorities, _reporter(doc, issues))
+        if pod.phase in ("Succeeded", "Failed"):
+            # kube-scheduler's informer never sees finished pods; nor does the plan.
+            out.finished_pods.append((doc, pod))
+            continue
+        out.pods.append((doc, pod))
+        spec = doc.obj["spec"]
+        ref = spec.get("workloadRef") if not spec.get("schedulingGroup") else None
+        if ref and pod.pod_group is not None and (pod.namespace, pod.pod_group) not in implied:
+            implied[(pod.namespace, pod.pod_group)] = (
+                ref["name"], ref["podGroup"], ref.get("podGroupReplicaKey") or ""
+            )
+    out.implied_groups = implied_pod_groups(implied, out.workloads, priorities)
+    return out
+
+
+def _reporter(doc: Document, issues: list[Issue]) -> Report:
+    return lambda path, message: issues.append(Issue(doc, path, message))
+
+
+# --- metadata ----------------------------------------------------------------------------------
+
+
+def _labels(meta: Mapping) -> Mapping[str, str]:
+    return meta.get("labels") or {}
+
+
+def _namespace(meta: Mapping) -> str:
+    return meta.get("namespace") or DEFAULT_NAMESPACE
+
+
+def _source(doc: Document) -> Source:
+    return Source(doc.file, doc.document, doc.line)
+
+
+_TIMESTAMPS: dict[str, str] = {}  # many objects share a timestamp: parse each text once
+
+
+def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
+    """An RFC 3339 time as `YYYY-MM-DDTHH:MM:SSZ` in UTC, so that text order is time order.
+
+    metav1.Time has second precision; fractions are dropped as the apiserver drops them.
+    """
+    if not value:
+        return None
+    known = _TIMESTAMPS.get(value)
+    if known is not None:
+        return known
+    try:
+        if "T" not in value.upper():
+            raise ValueError(value)
+        parsed = datetime.fromisoformat(value)
+        if parsed.tzinfo is None:
+            raise ValueError(value)
+    except ValueError:
+        report(path, f'invalid timestamp "{value}"; expected RFC 3339, e.g. 2025-01-01T00:00:00Z')
+        return None
+    text = parsed.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    _TIMESTAMPS[value] = text
+    return text
+
+
+# --- quantities and requests -------------------------------------------------------------------
+
+
+def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str, Fraction]:
+    """A ResourceList as exact Fractions; invalid or negative amounts are reported and dropped."""
+    out: dict[str, Fraction] = {}
+    if not values:
+        return out
+    for name, raw in values.items():
+        try:
+            q = parse_quantity(raw)
+        except ValueError as e:
+            report(path + (name,), str(e))
+            continue
+        if q < 0:
+            report(path + (name,), f"must be greater than or equal to 0, got {raw}")
+            continue
+        out[name] = q
+    return out
+
+
+def in_units(values: Mapping[str, Fraction]) -> dict[str, int]:
+    """Exact amounts -> scheduler units (millicores for cpu, whole units else), rounded up."""
+    return {name: quantity_value(name, q) for name, q in values.items()}
+
+
+def container_requests(container: Mapping, path: tuple, report: Report) -> dict[str, Fraction]:
+    """A container's requests after apiserver defaulting: a resource with a limit but no
+    request requests its limit. A request above its limit is reported, as validation does."""
+    resources = container.get("resources") or {}
+    requests = quantities(resources.get("requests"), path + ("resources", "requests"), report)
+    limits = resources.get("limits")
+    if limits:
+        limit_q = quantities(limits, path + ("resources", "limits"), report)
+        for name, limit in limit_q.items():
+            request = requests.get(name)
+            if request is None:
+                requests[name] = limit
+            elif request > limit:
+                report(
+                    path + ("resources", "requests", name),
+                    f"must be less than or equal to {name} limit of {limits[name]}",
+                )
+    return requests
+
+
+def _add(into: dict, values: Mapping) -> None:
+    for name, q in values.items():
+        into[name] = into.get(name, 0) + q
+
+
+def _max(into: dict, values: Mapping) -> None:
+    for name, q in values.items():
+        if q > into.get(name, 0):
+            into[name] = q
+
+
+def aggregate_requests(
+    regular: list[Mapping[str, Fraction]], init: list[tuple[Mapping[str, Fraction], bool]]
+) -> dict[str, Fraction]:
+    """`resource.AggregateContainerRequests`: the pod's peak request.
+
+    Regular containers and sidecars (init containers with restartPolicy Always) run together;
+    each init container runs alone beside the sidecars started before it. The pod needs the
+    larger of the two peaks, per resource.
+    """
+    total: dict[str, Fraction] = {}
+    for r in regular:
+        _add(total, r)
+    sidecars: dict[str, Fraction] = {}
+    init_peak: dict[str, Fraction] = {}
+    for requests, is_sidecar in init:
+        if is_sidecar:
+            _add(total, requests)
+            _add(sidecars, requests)
+            _max(init_peak, sidecars)
+        else:
+            peak = dict(sidecars)
+            _add(peak, requests)
+            _max(init_peak, peak)
+    _max(total, init_peak)
+    return total
+
+
+def _with_non_zero(requests: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    # `NonMissingContainerRequests`: a missing (not a zero) cpu/memory request counts as the default.
+    return {CPU: requests.get(CPU, NON_ZERO_CPU), MEMORY: requests.get(MEMORY, NON_ZERO_MEMORY)}
+
+
+def pod_requests(spec: Mapping, report: Report) -> tuple[dict[str, int], int, int]:
+    """(effective requests, non-zero cpu, non-zero memory) in scheduler units."""
+    regular = [
+        container_requests(c, ("spec", "containers", i), report)
+        for i, c in enumerate(spec["containers"])
+    ]
+    init = [
+        (container_requests(c, ("spec", "initContainers", i), report),
+         c.get("restartPolicy") == "Always")
+        for i, c in enumerate(spec.get("initContainers") or ())
+    ]
+    total = aggregate_requests(regular, init)
+    non_zero = aggregate_requests(
+        [_with_non_zero(r) for r in regular], [(_with_non_zero(r), s) for r, s in init]
+    )
+    pod_level = spec.get("resources")
+    if pod_level:
+        # Pod-level resources (spec.resources) replace the containers' sum where they are set.
+        level = container_requests(spec, ("spec",), report)
+        for name in _POD_LEVEL_RESOURCES:
+            if name in level:
+                total[name] = non_zero[name] = level[name]
+        for name, q in level.items():
+            if name.startswith("hugepages-"):
+                total[name] = q
+    overhead = spec.get("overhead")
+    if overhead:
+        extra = quantities(overhead, ("spec", "overhead"), report)
+        _add(total, extra)
+        _add(non_zero, {k: v for k, v in extra.items() if k in (CPU, MEMORY)})
+    requests = {name: v for name, v in in_units(total).items() if v}
+    return requests, quantity_value(CPU, non_zero[CPU]), quantity_value(MEMORY, non_zero[MEMORY])
+
+
+# --- selectors, affinity, tolerations ----------------------------------------------------------
+
+
+def label_selector(raw: Mapping | None) -> LabelSelector | None:
+    """metav1.LabelSelector; None when absent (callers decide what nil means)."""
+    if raw is None:
+        return None
+    labels = raw.get("matchLabels") or {}
+    return LabelSelector(
+        tuple(sorted(labels.items())),
+        tuple(
+            LabelSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            for e in raw.get("matchExpressions") or ()
+        ),
+    )
+
+
+def node_selector_term(raw: Mapping | None) -> NodeSelectorTerm:
+    raw = raw or {}
+    return NodeSelectorTerm(
+        tuple(
+            NodeSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            for e in raw.get("matchExpressions") or ()
+        ),
+        tuple(
+            NodeSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            for e in raw.get("matchFields") or ()
+        ),
+    )
+
+
+def pod_affinity_term(raw: Mapping) -> PodAffinityTerm:
+    return PodAffinityTerm(
+        label_selector=label_selector(raw.get("labelSelector")),
+        topology_key=raw["topologyKey"],
+        namespaces=tuple(raw.get("namespaces") or ()),
+        namespace_selector=label_selector(raw.get("namespaceSelector")),
+        match_label_keys=tuple(raw.get("matchLabelKeys") or ()),
+        mismatch_label_keys=tuple(raw.get("mismatchLabelKeys") or ()),
+    )
+
+
+def _weighted_terms(raw: list | None) -> tuple[WeightedPodAffinityTerm, ...]:
+    return tuple(
+        WeightedPodAffinityTerm(t["weight"], pod_affinity_term(t["podAffinityTerm"]))
+        for t in raw or ()
+    )
+
+
+def affinity(raw: Mapping | None) -> Affinity | None:
+    if not raw:
+        return None
+    node = raw.get("nodeAffinity") or {}
+    pod = raw.get("podAffinity") or {}
+    anti = raw.get("podAntiAffinity") or {}
+    required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
+    result = Affinity(
+        node_required=(
+            NodeSelector(tuple(node_selector_term(t) for t in required["nodeSelectorTerms"]))
+            if required is not None
+            else None
+        ),
+        node_preferred=tuple(
+            PreferredSchedulingTerm(t["weight"], node_selector_term(t["preference"]))
+            for t in node.get("preferredDuringSchedulingIgnoredDuringExecution") or ()
+        ),
+        pod_affinity_required=tuple(
+            pod_affinity_term(t) for t in pod.get("requiredDuringSchedulingIgnoredDuringExecution") or ()
+        ),
+        pod_affinity_preferred=_weighted_terms(pod.get("preferredDuringSchedulingIgnoredDuringExecution")),
+        pod_anti_affinity_required=tuple(
+            pod_affinity_term(t) for t in anti.get("requiredDuringSchedulingIgnoredDuringExecution") or ()
+        ),
+        pod_anti_affinity_preferred=_weighted_terms(anti.get("preferredDuringSchedulingIgnoredDuringExecution")),
+    )
+    return None if result == Affinity() else result
+
+
+def toleration(raw: Mapping) -> Toleration:
+    return Toleration(
+        key=raw.get("key") or "",
+        operator=raw.get("operator") or "Equal",
+        value=raw.get("value") or "",
+        effect=raw.get("effect") or "",
+    )
+
+
+def spread_constraint(raw: Mapping) -> TopologySpreadConstraint:
+    return TopologySpreadConstraint(
+        max_skew=raw["maxSkew"],
+        topology_key=raw["topologyKey"],
+        when_unsatisfiable=raw["whenUnsatisfiable"],
+        label_selector=label_selector(raw.get("labelSelector")),
+        min_domains=raw.get("minDomains"),
+        node_affinity_policy=raw.get("nodeAffinityPolicy") or "Honor",
+        node_taints_policy=raw.get("nodeTaintsPolicy") or "Ignore",
+        match_label_keys=tuple(raw.get("matchLabelKeys") or ()),
+    )
+
+
+def normalized_image(name: str) -> str:
+    """ImageLocality's `normalizedImageName`: an image without a tag or digest is `:latest`."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
+
+
+def host_ports(spec: Mapping) -> tuple[HostPort, ...]:
+    """Ports that claim a host port, from containers and sidecars (NodePorts' view)."""
+    containers = list(spec["containers"])
+    containers += [c for c in spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
+    ports = []
+    for c in containers:
+        for p in c.get("ports") or ():
+            if p.get("hostPort"):
+                ports.append(HostPort(p["hostPort"], p.get("protocol") or "TCP", p.get("hostIP") or "0.0.0.0"))
+    return tuple(ports)
+
+
+# --- priorities --------------------------------------------------------------------------------
+
+
+class PriorityTable:
+    """PriorityClasses by name, as the `Priority` admission plugin resolves them."""
+
+    def __init__(self, classes: list[PriorityClass]):
+        self.by_name: dict[str, PriorityClass] = dict(SYSTEM_PRIORITY_CLASSES)
+        self.by_name.update((c.name, c) for c in classes)
+        defaults = sorted((c for c in classes if c.global_default), key=lambda c: c.name)
+        self.global_default = defaults[0] if defaults else None
+
+    def pod(self, spec: Mapping) -> tuple[int, str]:
+        """(priority, preemptionPolicy): spec.priority, else the named class, else the global
+        default class, else 0; the policy likewise, default PreemptLowerPriority."""
+        name = spec.get("priorityClassName")
+        cls = self.by_name.get(name) if name else self.global_default
+        priority = spec.get("priority")
+        if priority is None:
+            priority = cls.value if cls else 0
+        policy = spec.get("preemptionPolicy") or (cls.preemption_policy if cls else PREEMPT_LOWER_PRIORITY)
+        return priority, policy
+
+    def group(self, priority: int | None, class_name: str | None, policy: str | None) -> tuple[int | None, str]:
+        """A (Composite)PodGroup's (priority, preemptionPolicy): its own, else its class's.
+        No priority at all stays None: the group's pods must then agree instead."""
+        cls = self.by_name.get(class_name) if class_name else None
+        if priority is None and cls is not None:
+            priority = cls.value
+        return priority, policy or (cls.preemption_policy if cls else PREEMPT_LOWER_PRIORITY)
+
+
+def decode_priority_class(doc: Document) -> PriorityClass:
+    obj = doc.obj
+    return PriorityClass(
+        name=obj["metadata"]["name"],
+        value=obj["value"],
+        global_default=bool(obj.get("globalDefault")),
+        preemption_policy=obj.get("preemptionPolicy") or PREEMPT_LOWER_PRIORITY,
+        source=_source(doc),
+    )
+
+
+# --- kinds -------------------------------------------------------------------------------------
+
+
+def decode_pod(doc: Document, priorities: PriorityTable, report: Report) -> Pod:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    status = obj.get("status") or {}
+    requests, non_zero_cpu, non_zero_memory = pod_requests(spec, report)
+    priority, preemption_policy = priorities.pod(spec)
+    images = [c.get("image") for c in spec.get("initContainers") or ()]
+    images += [c.get("image") for c in spec["containers"]]
+    return Pod(
+        namespace=_namespace(meta),
+        name=meta["name"],
+        labels=dict(_labels(meta)),
+        node_name=spec.get("nodeName") or None,
+        scheduler_name=spec.get("schedulerName") or DEFAULT_SCHEDULER_NAME,
+        priority=priority,
+        preemption_policy=preemption_policy,
+        requests=requests,
+        non_zero_cpu=non_zero_cpu,
+        non_zero_memory=non_zero_memory,
+        host_ports=host_ports(spec),
+        node_selector=dict(spec.get("nodeSelector") or {}),
+        affinity=affinity(spec.get("affinity")),
+        tolerations=tuple(toleration(t) for t in spec.get("tolerations") or ()),
+        topology_spread_constraints=tuple(
+            spread_constraint(c) for c in spec.get("topologySpreadConstraints") or ()
+        ),
+        images=tuple(normalized_image(i) for i in images if i),
+        pod_group=pod_group_link(spec),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        start_time=timestamp(status.get("startTime"), ("status", "startTime"), report),
+        phase=status.get("phase") or "Pending",
+        nominated_node_name=status.get("nominatedNodeName") or None,
+        owner_references=tuple(
+            OwnerReference(r["kind"], r["name"], bool(r.get("controller")))
+            for r in meta.get("ownerReferences") or ()
+        ),
+        uid=meta.get("uid") or "",
+        source=_source(doc),
+    )
+
+
+def pod_group_link(spec: Mapping) -> str | None:
+    """The PodGroup a pod names: 1.36+ `schedulingGroup.podGroupName`, or for 1.35
+    (`workloadRef`) the implied group `WORKLOAD/PODGROUP[/REPLICAKEY]`.
+    (A pod setting both is reported by validate.py; schedulingGroup wins here.)"""
+    group = spec.get("schedulingGroup")
+    if group:
+        return group["podGroupName"]
+    ref = spec.get("workloadRef")
+    if ref:
+        key = ref.get("podGroupReplicaKey")
+        return f"{ref['name']}/{ref['podGroup']}" + (f"/{key}" if key else "")
+    return None
+
+
+def decode_node(doc: Document, report: Report) -> Node:
+    obj = doc.obj
+    meta = obj["metadata"]
+    spec = obj.get("spec") or {}
+    status = obj.get("status") or {}
+    if status.get("allocatable"):
+        allocatable = in_units(quantities(status["allocatable"], ("status", "allocatable"), report))
+    else:
+        allocatable = in_units(quantities(status.get("capacity"), ("status", "capacity"), report))
+    allocatable.setdefault(PODS, DEFAULT_NODE_PODS)
+    return Node(
+        name=meta["name"],
+        labels=dict(_labels(meta)),
+        taints=tuple(
+            Taint(t["key"], t.get("value") or "", t["effect"]) for t in spec.get("taints") or ()
+        ),
+        unschedulable=bool(spec.get("unschedulable")),
+        allocatable=allocatable,
+        images=tuple(
+            ImageState(tuple(normalized_image(n) for n in i.get("names") or ()), i.get("sizeBytes") or 0)
+            for i in status.get("images") or ()
+        ),
+        source=_source(doc),
+    )
+
+
+def int_or_percent(value: int | str | None, path: tuple, report: Report) -> int | str | None:
+    """intstr.IntOrString as PDBs use it: an int, or a string "N%" (0 <= N <= 100)."""
+    if value is None or isinstance(value, int):
+        if isinstance(value, int) and value < 0:
+            report(path, f"must be greater than or equal to 0, got {value}")
+        return value
+    number = value[:-1] if value.endswith("%") else None
+    if number is None or not number.isdigit():
+        report(path, f'invalid value "{value}": must be an integer or a percentage such as "50%"')
+        return None
+    if int(number) > 100:
+        report(path, f'invalid value "{value}": must not be greater than 100%')
+    return value
+
+
+def decode_pdb(doc: Document, report: Report) -> PodDisruptionBudget:
+    obj = doc.obj
+    meta = obj["metadata"]
+    spec = obj.get("spec") or {}
+    status = obj.get("status") or {}
+    return PodDisruptionBudget(
+        namespace=_namespace(meta),
+        name=meta["name"],
+        selector=label_selector(spec.get("selector")),
+        min_available=int_or_percent(spec.get("minAvailable"), ("spec", "minAvailable"), report),
+        max_unavailable=int_or_percent(spec.get("maxUnavailable"), ("spec", "maxUnavailable"), report),
+        disruptions_allowed=status.get("disruptionsAllowed"),
+        disrupted_pods=tuple(sorted(status.get("disruptedPods") or ())),
+        source=_source(doc),
+    )
+
+
+def decode_spread_selector(doc: Document) -> SpreadSelector | None:
+    """Services and ReplicationControllers select with a map, ReplicaSets and StatefulSets with
+    a LabelSelector. Objects that select nothing are left out, as DefaultSelector skips them."""
+    obj, kind = doc.obj, doc.kind
+    meta = obj["metadata"]
+    spec = obj.get("spec") or {}
+    if kind in ("Service", "ReplicationController"):
+        labels = spec.get("selector")
+        if not labels and kind == "ReplicationController":  # defaulted from the pod template
+            labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels")
+        if not labels:
+            return None
+        selector = LabelSelector(tuple(sorted(labels.items())))
+    else:
+        selector = label_selector(spec["selector"])
+    return SpreadSelector(kind, _namespace(meta), meta["name"], selector)
+
+
+# --- groups ------------------------------------------------------------------------------------
+
+
+def _policy(raw: Mapping, count_field: str) -> tuple[str, int]:
+    gang = raw.get("gang")
+    if gang is not None:
+        return GANG, gang[count_field]
+    return BASIC, 1
+
+
+def _topology_key(raw: Mapping) -> str | None:
+    topology = (raw.get("schedulingConstraints") or {}).get("topology")
+    return topology[0]["key"] if topology else None
+
+
+def _disruption_mode(raw: Mapping) -> str:
+    mode = raw.get("disruptionMode")
+    if isinstance(mode, str):  # v1alpha2: "Pod" | "PodGroup"
+        return DISRUPTION_ALL if mode == "PodGroup" else DISRUPTION_SINGLE
+    if mode and "all" in mode:  # v1alpha3/v1beta1: {single: {}} | {all: {}}
+        return DISRUPTION_ALL
+    return DISRUPTION_SINGLE
+
+
+def pod_group_template(raw: Mapping, api_version: str) -> PodGroupTemplate:
+    policy_raw = raw["policy"] if api_version == V1ALPHA1 else raw["schedulingPolicy"]
+    policy, min_count = _policy(policy_raw, "minCount")
+    return PodGroupTemplate(
+        name=raw["name"],
+        policy=policy,
+        min_count=min_count,
+        topology_key=_topology_key(raw),
+        disruption_mode=_disruption_mode(raw),
+        priority_class_name=raw.get("priorityClassName") or None,
+        priority=raw.get("priority"),
+        preemption_policy=raw.get("preemptionPolicy") or None,
+    )
+
+
+def composite_template(raw: Mapping, api_version: str) -> CompositePodGroupTemplate:
+    policy, min_group_count = _policy(raw["schedulingPolicy"], "minGroupCount")
+    return CompositePodGroupTemplate(
+        name=raw["name"],
+        policy=policy,
+        min_group_count=min_group_count,
+        topology_key=_topology_key(raw),
+        disruption_mode=_disruption_mode(raw),
+        priority_class_name=raw.get("priorityClassName") or None,
+        priority=raw.get("priority"),
+        preemption_policy=raw.get("preemptionPolicy") or None,
+        pod_group_templates=tuple(
+            pod_group_template(t, api_version) for t in raw.get("podGroupTemplates") or ()
+        ),
+        composite_pod_group_templates=tuple(
+            composite_template(t, api_version) for t in raw.get("compositePodGroupTemplates") or ()
+        ),
+    )
+
+
+def template_field(api_version: str) -> str:
+    """Where a Workload lists its pod group templates: v1alpha1 calls them podGroups."""
+    return "podGroups" if api_version == V1ALPHA1 else "podGroupTemplates"
+
+
+def decode_workload(doc: Document) -> Workload:
+    obj, api_version = doc.obj, doc.api_version
+    meta, spec = obj["metadata"], obj["spec"]
+    return Workload(
+        namespace=_namespace(meta),
+        name=meta["name"],
+        api_version=api_version,
+        pod_group_templates=tuple(
+            pod_group_template(t, api_version) for t in spec.get(template_field(api_version)) or ()
+        ),
+        composite_pod_group_templates=tuple(
+            composite_template(t, api_version) for t in spec.get("compositePodGroupTemplates") or ()
+        ),
+        source=_source(doc),
+    )
+
+
+def _conditions(obj: Mapping) -> tuple[Condition, ...]:
+    return tuple(
+        Condition(c["type"], c["status"], c.get("reason") or "", c.get("message") or "")
+        for c in (obj.get("status") or {}).get("conditions") or ()
+    )
+
+
+def workload_reference(spec: Mapping, api_version: str) -> tuple[str | None, str | None]:
+    """(workload, template) a group was made from: v1alpha2 `podGroupTemplateRef.workload`,
+    later `workloadRef`."""
+    if api_version == V1ALPHA2:
+        ref = (spec.get("podGroupTemplateRef") or {}).get("workload") or {}
+        return ref.get("workloadName"), ref.get("podGroupTemplateName")
+    ref = spec.get("workloadRef") or {}
+    return ref.get("workloadName"), ref.get("templateName")
+
+
+def decode_pod_group(doc: Document, priorities: PriorityTable, report: Report) -> PodGroup:
+    obj, api_version = doc.obj, doc.api_version
+    meta, spec = obj["metadata"], obj["spec"]
+    policy, min_count = _policy(spec["schedulingPolicy"], "minCount")
+    class_name = spec.get("priorityClassName") or None
+    priority, preemption_policy = priorities.group(
+        spec.get("priority"), class_name, spec.get("preemptionPolicy")
+    )
+    workload, template = workload_reference(spec, api_version)
+    return PodGroup(
+        namespace=_namespace(meta),
+        name=meta["name"],
+        api_version=api_version,
+        policy=policy,
+        min_count=min_count,
+        topology_key=_topology_key(spec),
+        disruption_mode=_disruption_mode(spec),
+        priority_class_name=class_name,
+        priority=priority,
+        preemption_policy=preemption_policy,
+        workload_name=workload,
+        template_name=template,
+        parent=spec.get("parentCompositePodGroupName") or None,
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        conditions=_conditions(obj),
+        source=_source(doc),
+    )
+
+
+def decode_composite_pod_group(
+    doc: Document, priorities: PriorityTable, report: Report
+) -> CompositePodGroup:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    policy, min_group_count = _policy(spec["schedulingPolicy"], "minGroupCount")
+    class_name = spec.get("priorityClassName") or None
+    priority, preemption_policy = priorities.group(
+        spec.get("priority"), class_name, spec.get("preemptionPolicy")
+    )
+    workload, template = workload_reference(spec, doc.api_version)
+    return CompositePodGroup(
+        namespace=_namespace(meta),
+        name=meta["name"],
+        api_version=doc.api_version,
+        policy=policy,
+        min_group_count=min_group_count,
+        topology_key=_topology_key(spec),
+        disruption_mode=_disruption_mode(spec),
+        priority_class_name=class_name,
+        priority=priority,
+        preemption_policy=preemption_policy,
+        workload_name=workload,
+        template_name=template,
+        parent=spec.get("parentCompositePodGroupName") or None,
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        conditions=_conditions(obj),
+        source=_source(doc),
+    )
+
+
+def implied_pod_groups(
+    refs: Mapping[tuple[str, str], tuple[str, str, str]],
+    workloads: list[tuple[Document, Workload]],
+    priorities: PriorityTable,
+) -> list[PodGroup]:
+    """The PodGroups that v1alpha1 pods imply: one per distinct (namespace, workload, podGroup,
+    replicaKey), with the policy of the Workload's podGroups entry. A pod whose reference does
+    not resolve gets no group (it waits, as on a live cluster)."""
+    by_name = {(w.namespace, w.name): w for _, w in workloads}
+    groups = []
+    for (namespace, group_name), (workload_name, template_name, _key) in sorted(refs.items()):
+        workload = by_name.get((namespace, workload_name))
+        template = next(
+            (t for t in workload.pod_group_templates if t.name == template_name), None
+        ) if workload else None
+        if template is None:
+            continue
+        priority, preemption_policy = priorities.group(
+            template.priority, template.priority_class_name, template.preemption_policy
+        )
+        groups.append(
+            PodGroup(
+                namespace=namespace,
+                name=group_name,
+                api_version=V1ALPHA1,
+                policy=template.policy,
+                min_count=template.min_count,
+                topology_key=template.topology_key,
+                disruption_mode=template.disruption_mode,
+                priority_class_name=template.priority_class_name,
+                priority=priority,
+                preemption_policy=preemption_policy,
+                workload_name=workload_name,
+                template_name=template_name,
+                implied=True,
+                source=workload.source,
+            )
+        )
+    return groups

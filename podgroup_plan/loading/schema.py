@@ -1,0 +1,202 @@
+"""The bundled JSON Schemas: which (apiVersion, kind) the planner reads, and the structural check.
+
+The schemas in `schemas/` are our own restatement of the Kubernetes API types (`k8s.io/api`
+core/v1, policy/v1, scheduling.k8s.io/*, kube-scheduler config v1) for the fields the planner
+reads; everything else is allowed. A schema file is named `KIND.GROUP.VERSION.json` (core:
+`KIND.VERSION.json`); files starting with `_` hold shared definitions. Adding a file adds support
+for that apiVersion.
+
+Validators are compiled once per (apiVersion, kind) and reused; every schema error becomes a
+(JSON path, message) pair, worded for people rather than for schema authors.
+"""
+from __future__ import annotations
+
+import importlib.resources
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+
+SchemaError = tuple[tuple, str]  # (JSON path, message)
+
+# Kinds without a namespace; every other kind the planner reads is namespaced ("default" when
+# metadata.namespace is absent, as kubectl assumes).
+CLUSTER_SCOPED = frozenset({"Node", "Namespace", "PriorityClass", "KubeSchedulerConfiguration"})
+
+
+def schema_dir() -> Path:
+    """`podgroup_plan/schemas` in an installed package (pyproject force-include), else the
+    checkout's top-level `schemas/`."""
+    packaged = importlib.resources.files("podgroup_plan") / "schemas"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "schemas"
+
+
+def group_of(api_version: str) -> str:
+    """`scheduling.k8s.io/v1beta1` -> `scheduling.k8s.io`; `v1` -> `` (the core group)."""
+    return api_version.rpartition("/")[0]
+
+
+class SchemaSet:
+    """Every schema of one folder, indexed by kind and apiVersion, with compiled validators."""
+
+    def __init__(self, directory: Path):
+        resources = []
+        self._files: dict[tuple[str, str], dict] = {}
+        self._versions: dict[str, list[str]] = {}
+        for path in sorted(directory.glob("*.json")):
+            contents = json.loads(path.read_text(encoding="utf-8"))
+            resources.append((contents["$id"], Resource.from_contents(contents)))
+            if path.name.startswith("_"):
+                continue
+            kind, _, rest = path.stem.partition(".")
+            group, _, version = rest.rpartition(".")
+            api_version = f"{group}/{version}" if group else version
+            self._files[(api_version, kind)] = contents
+            self._versions.setdefault(kind, []).append(api_version)
+        self._registry = Registry().with_resources(resources)
+        self._validators: dict[tuple[str, str], Draft202012Validator] = {}
+
+    def kinds(self) -> list[str]:
+        return sorted(self._versions)
+
+    def versions(self, kind: str) -> list[str]:
+        """The apiVersions supported for `kind` (empty for a kind we do not read)."""
+        return sorted(self._versions.get(kind, ()))
+
+    def supports(self, api_version: str, kind: str) -> bool:
+        return (api_version, kind) in self._files
+
+    def owns(self, api_version: str, kind: str) -> bool:
+        """True when the object is ours to read: a kind we know in one of its API groups.
+
+        Another group's kind of the same name (Kueue's `Workload`, Volcano's `PodGroup`) is not
+        ours: it is ignored like any other unknown kind, not reported as a wrong version.
+        """
+        versions = self._versions.get(kind)
+        if not versions:
+            return False
+        group = group_of(api_version)
+        return any(group_of(v) == group for v in versions)
+
+    def validator(self, api_version: str, kind: str) -> Draft202012Validator:
+        v = self._validators.get((api_version, kind))
+        if v is None:
+            v = Draft202012Validator(self._files[(api_version, kind)], registry=self._registry)
+            self._validators[(api_version, kind)] = v
+        return v
+
+    def errors(self, api_version: str, kind: str, obj: Any) -> list[SchemaError]:
+        """Every structural problem of `obj`, sorted by path; [] when it is fine."""
+        found = {describe(e) for e in self.validator(api_version, kind).iter_errors(obj)}
+        return sorted(found, key=lambda pm: (_path_key(pm[0]), pm[1]))
+
+
+@lru_cache(maxsize=None)
+def bundled() -> SchemaSet:
+    """The schemas that ship with podgroup-plan (loaded and indexed once per process)."""
+    return SchemaSet(schema_dir())
+
+
+def _path_key(path: tuple) -> tuple:
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in path)
+
+
+# --- error wording ------------------------------------------------------------------------------
+
+_JSON_TYPES = {
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "null": "null",
+}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def show(value: Any) -> str:
+    """A value as JSON text, shortened: messages quote what the user wrote."""
+    try:
+        text = json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _expected(types: str | list[str]) -> str:
+    names = [types] if isinstance(types, str) else [t for t in types if t != "null"]
+    if {"integer", "string"} == set(names):
+        return "an integer or a string"
+    if {"number", "string"} == set(names):
+        return "a number or a string"
+    return " or ".join(_JSON_TYPES.get(t, t) for t in names)
+
+
+def _one_of_values(values: Iterable[Any]) -> str:
+    return ", ".join(show(v) for v in values if v is not None)
+
+
+def describe(error: ValidationError) -> SchemaError:
+    """A schema error as (path, message). A subschema may carry `x-message` (and, for a oneOf
+    that more than one branch matched, `x-message-multiple`) to say what the rule means."""
+    path = tuple(error.absolute_path)
+    keyword = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    value = error.instance
+    if keyword == "required":
+        missing = [p for p in error.validator_value if p not in value]
+        # jsonschema reports each missing property in its own error; the message names which.
+        name = next((p for p in missing if repr(p) in error.message), missing[0])
+        return path + (name,), schema.get("x-message", "required field is missing")
+    custom = schema.get("x-message")
+    if keyword == "oneOf" and not error.context:  # several branches matched
+        return path, schema.get("x-message-multiple", custom or "matches more than one form")
+    if custom:
+        return path, custom
+    if keyword == "type":
+        got = _JSON_TYPES[json_type(value)] if isinstance(value, (dict, list)) else show(value)
+        return path, f"must be {_expected(error.validator_value)}, got {got}"
+    if keyword == "enum":
+        return path, f"unsupported value {show(value)}; supported values: {_one_of_values(error.validator_value)}"
+    if keyword == "const":
+        return path, f"unsupported value {show(value)}; must be {show(error.validator_value)}"
+    if keyword == "minimum":
+        return path, f"must be at least {error.validator_value}, got {show(value)}"
+    if keyword == "maximum":
+        return path, f"must be at most {error.validator_value}, got {show(value)}"
+    if keyword == "maxItems":
+        n = error.validator_value
+        return path, f"must have at most {n} item{'s' if n != 1 else ''}, got {len(value)}"
+    if keyword == "minItems":
+        n = error.validator_value
+        return path, "must not be empty" if n == 1 else f"must have at least {n} items"
+    if keyword == "minLength":
+        return path, "must not be empty"
+    if keyword == "additionalProperties":
+        extra = sorted(k for k in value if k not in schema.get("properties", {}))
+        return path, f"unknown field(s) {', '.join(show(k) for k in extra)}; known: {', '.join(sorted(schema.get('properties', {})))}"
+    return path, error.message

@@ -1,0 +1,305 @@
+"""The apiserver's rules, applied as input validation (spec/planner.md, "Apiserver rules are
+input validation").
+
+Mirrors what `pkg/apis/core/validation`, `pkg/apis/scheduling/validation`,
+`pkg/apis/policy/validation` and the `Priority` admission plugin would reject. Structural rules
+that a JSON Schema states well (types, enums, required fields, exactly one of basic/gang,
+`minCount >= 1`, at most 8 templates, at most one topology constraint) live in `schemas/`; this
+module holds the rest: names, duplicates, references between objects, and unions the schema
+cannot word well.
+
+Not errors here, because a live cluster accepts them: a Pod naming a PodGroup (or v1alpha1
+Workload) that does not exist (the pod waits); a PodGroup whose parent CompositePodGroup is
+missing, composite cycles and depth (the scheduler judges those at run time).
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable, Iterator
+
+from podgroup_plan.loading.decode import (
+    SYSTEM_PRIORITY_CLASSES,
+    V1ALPHA1,
+    V1ALPHA2,
+    Decoded,
+    template_field,
+)
+from podgroup_plan.loading.files import Document, Issue
+from podgroup_plan.loading.schema import CLUSTER_SCOPED
+from podgroup_plan.model.objects import (
+    BASIC,
+    DISRUPTION_ALL,
+    CompositePodGroupTemplate,
+    PodGroupTemplate,
+    Workload,
+)
+
+HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000  # scheduling.HighestUserDefinablePriority
+
+_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS_LABEL = re.compile(_LABEL)
+_DNS_SUBDOMAIN = re.compile(rf"{_LABEL}(\.{_LABEL})*")
+
+
+def dns_subdomain_problem(name: str) -> str | None:
+    """IsDNS1123Subdomain, worded for people."""
+    if len(name) <= 253 and _DNS_SUBDOMAIN.fullmatch(name):
+        return None
+    return (
+        f'invalid name "{name}": must be a lowercase RFC 1123 subdomain (lowercase letters, '
+        "digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)"
+    )
+
+
+def dns_label_problem(name: str) -> str | None:
+    """IsDNS1123Label, worded for people."""
+    if len(name) <= 63 and _DNS_LABEL.fullmatch(name):
+        return None
+    return (
+        f'invalid name "{name}": must be a lowercase RFC 1123 label (lowercase letters, digits '
+        "and '-', starting and ending with a letter or digit, at most 63 characters)"
+    )
+
+
+def identity(doc: Document) -> tuple[str, str, str]:
+    """(kind, namespace, name) as the apiserver keys objects ('' namespace if cluster-scoped)."""
+    meta = doc.metadata
+    name = meta.get("name")
+    name = name if isinstance(name, str) else ""
+    if doc.kind in CLUSTER_SCOPED:
+        return doc.kind, "", name
+    namespace = meta.get("namespace")
+    return doc.kind, namespace if isinstance(namespace, str) and namespace else "default", name
+
+
+def validate(
+    decoded: Decoded,
+    owned: list[Document],
+    broken: set[tuple[str, str, str]],
+    complete: bool,
+) -> list[Issue]:
+    """Every rule below, over every object. `owned` holds all documents of kinds the planner
+    reads (also those that failed their schema: they still count for duplicates); `broken` the
+    identities of those that failed; `complete` is False when some file could not be parsed,
+    in which case a missing reference may just be in the unreadable part and is not reported."""
+    issues: list[Issue] = []
+    issues += duplicates(owned)
+    issues += names(owned, broken)
+    issues += priority_rules(decoded)
+    issues += workload_rules(decoded)
+    issues += pod_group_rules(decoded, broken, complete)
+    issues += pod_rules(decoded)
+    issues += pdb_rules(decoded)
+    return issues
+
+
+# --- objects -----------------------------------------------------------------------------------
+
+
+def duplicates(owned: Iterable[Document]) -> Iterator[Issue]:
+    """The same kind/namespace/name twice is one object written twice: report every copy.
+    A second KubeSchedulerConfiguration is the same mistake (there can be one)."""
+    seen: dict[tuple[str, str, str], list[Document]] = defaultdict(list)
+    for doc in owned:
+        key = identity(doc)
+        if key[2] or doc.kind == "KubeSchedulerConfiguration":
+            seen[key].append(doc)
+    for (kind, _, _), docs in seen.items():
+        if len(docs) < 2:
+            continue
+        what = "more than one KubeSchedulerConfiguration in the input" if kind == "KubeSchedulerConfiguration" else "defined more than once"
+        for doc in docs:
+            yield Issue(doc, (), what, tuple(d for d in docs if d is not doc))
+
+
+def names(owned: Iterable[Document], broken: set[tuple[str, str, str]]) -> Iterator[Issue]:
+    """metadata.name: a DNS label for Namespaces, a DNS subdomain for the other kinds the
+    planner reads; metadata.namespace: a DNS label."""
+    for doc in owned:
+        if doc.kind == "KubeSchedulerConfiguration":
+            continue
+        meta = doc.metadata
+        name = meta.get("name")
+        if isinstance(name, str) and name:
+            check = dns_label_problem if doc.kind == "Namespace" else dns_subdomain_problem
+            problem = check(name)
+            if problem:
+                yield Issue(doc, ("metadata", "name"), problem)
+        namespace = meta.get("namespace")
+        if doc.kind not in CLUSTER_SCOPED and isinstance(namespace, str) and namespace:
+            problem = dns_label_problem(namespace)
+            if problem:
+                yield Issue(doc, ("metadata", "namespace"), problem.replace("invalid name", "invalid namespace", 1))
+
+
+def _check_names(doc: Document, checks: Iterable[tuple[tuple, object, bool]]) -> Iterator[Issue]:
+    """(path, value, is_label) triples: report values that are not DNS labels / subdomains."""
+    for path, value, is_label in checks:
+        if isinstance(value, str) and value:
+            problem = dns_label_problem(value) if is_label else dns_subdomain_problem(value)
+            if problem:
+                yield Issue(doc, path, problem)
+
+
+# --- priorities --------------------------------------------------------------------------------
+
+
+def priority_rules(decoded: Decoded) -> Iterator[Issue]:
+    """PriorityClass validation, and the `Priority` admission plugin's lookup of class names."""
+    defaults = [(doc, c) for doc, c in decoded.priority_classes if c.global_default]
+    for doc, cls in decoded.priority_classes:
+        if cls.name in SYSTEM_PRIORITY_CLASSES:
+            continue
+        if cls.name.startswith("system-"):
+            yield Issue(doc, ("metadata", "name"), 'the "system-" prefix is reserved for the built-in PriorityClasses')
+        if cls.value > HIGHEST_USER_DEFINABLE_PRIORITY:
+            yield Issue(doc, ("value",), f"must be at most {HIGHEST_USER_DEFINABLE_PRIORITY} for a user-defined PriorityClass, got {cls.value}")
+    if len(defaults) > 1:
+        for doc, cls in defaults:
+            others = ", ".join(f'"{c.name}"' for _, c in defaults if c is not cls)
+            yield Issue(doc, ("globalDefault",), f"only one PriorityClass may be the global default; {others} is too")
+
+    known = {c.name for _, c in decoded.priority_classes} | set(SYSTEM_PRIORITY_CLASSES)
+
+    def unknown(doc: Document, name: str | None, path: tuple) -> Iterator[Issue]:
+        if name and name not in known:
+            yield Issue(doc, path, f'no PriorityClass with name "{name}" was found')
+
+    for doc, pod in decoded.pods + decoded.finished_pods:
+        yield from unknown(doc, doc.obj["spec"].get("priorityClassName"), ("spec", "priorityClassName"))
+    for doc, group in decoded.pod_groups + decoded.composite_pod_groups:
+        yield from unknown(doc, group.priority_class_name, ("spec", "priorityClassName"))
+
+
+# --- workloads and their templates -------------------------------------------------------------
+
+
+def workload_rules(decoded: Decoded) -> Iterator[Issue]:
+    for doc, workload in decoded.workloads:
+        spec = doc.obj["spec"]
+        if workload.api_version not in (V1ALPHA1, V1ALPHA2):
+            # v1alpha3/v1beta1: a union of two lists, exactly one of them set.
+            has_pg = bool(workload.pod_group_templates)
+            has_cpg = bool(workload.composite_pod_group_templates)
+            if has_pg == has_cpg:
+                both = ", but both are set" if has_pg else ""
+                yield Issue(doc, ("spec",), f"exactly one of podGroupTemplates, compositePodGroupTemplates is required{both}")
+        ref = spec.get("controllerRef") or {}
+        yield from _check_names(doc, [
+            (("spec", "controllerRef", "apiGroup"), ref.get("apiGroup"), False),
+        ])
+        yield from _template_rules(doc, ("spec",), workload.api_version,
+                                   workload.pod_group_templates, workload.composite_pod_group_templates)
+
+
+def _template_rules(
+    doc: Document,
+    at: tuple,
+    api_version: str,
+    pod_group_templates: tuple[PodGroupTemplate, ...],
+    composite_templates: tuple[CompositePodGroupTemplate, ...],
+) -> Iterator[Issue]:
+    """Template names are DNS labels, unique in their list (a list-map keyed by name); a basic
+    template cannot ask for `all` disruption; a composite template needs children."""
+    pg_field = template_field(api_version)
+    for field, templates in ((pg_field, pod_group_templates), ("compositePodGroupTemplates", composite_templates)):
+        first: dict[str, int] = {}
+        for i, t in enumerate(templates):
+            path = at + (field, i)
+            yield from _check_names(doc, [(path + ("name",), t.name, True)])
+            if t.name in first:
+                yield Issue(doc, path + ("name",), f'duplicate template name "{t.name}" (also {field}[{first[t.name]}])')
+            first.setdefault(t.name, i)
+            if isinstance(t, PodGroupTemplate) and t.policy == BASIC and t.disruption_mode == DISRUPTION_ALL:
+                yield Issue(doc, path + ("disruptionMode",), _all_on_basic(api_version))
+    for i, t in enumerate(composite_templates):
+        path = at + ("compositePodGroupTemplates", i)
+        if not t.pod_group_templates and not t.composite_pod_group_templates:
+            yield Issue(doc, path, "must have podGroupTemplates or compositePodGroupTemplates")
+        yield from _template_rules(doc, path, api_version, t.pod_group_templates, t.composite_pod_group_templates)
+
+
+def _all_on_basic(api_version: str) -> str:
+    mode = '"PodGroup"' if api_version == V1ALPHA2 else "all"
+    return f"{mode} disruption is not allowed with a basic scheduling policy; use a gang policy or single disruption"
+
+
+def _templates(workload: Workload) -> tuple[set[str], set[str]]:
+    """Names of every pod group template and every composite template in the tree."""
+    pg: set[str] = {t.name for t in workload.pod_group_templates}
+    cpg: set[str] = set()
+    stack = list(workload.composite_pod_group_templates)
+    while stack:
+        t = stack.pop()
+        cpg.add(t.name)
+        pg.update(c.name for c in t.pod_group_templates)
+        stack.extend(t.composite_pod_group_templates)
+    return pg, cpg
+
+
+# --- PodGroups and CompositePodGroups ----------------------------------------------------------
+
+
+def _ref_paths(api_version: str) -> tuple[tuple, tuple]:
+    if api_version == V1ALPHA2:
+        base = ("spec", "podGroupTemplateRef", "workload")
+        return base + ("workloadName",), base + ("podGroupTemplateName",)
+    return ("spec", "workloadRef", "workloadName"), ("spec", "workloadRef", "templateName")
+
+
+def pod_group_rules(decoded: Decoded, broken: set[tuple[str, str, str]], complete: bool) -> Iterator[Issue]:
+    """Template references must resolve (the apiserver rejects a PodGroup whose Workload or
+    template is missing); names in references are DNS names; `all` disruption needs a gang;
+    a parent link needs a workloadRef."""
+    workloads = {(w.namespace, w.name): _templates(w) for _, w in decoded.workloads}
+    groups = [(doc, g, False) for doc, g in decoded.pod_groups]
+    groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
+    for doc, group, composite in groups:
+        kind = "composite pod group template" if composite else "pod group template"
+        workload_path, template_path = _ref_paths(group.api_version)
+        yield from _check_names(doc, [
+            (workload_path, group.workload_name, False),
+            (template_path, group.template_name, True),
+            (("spec", "parentCompositePodGroupName"), group.parent, False),
+        ])
+        if group.parent is not None and group.workload_name is None:
+            yield Issue(doc, ("spec", "parentCompositePodGroupName"), "requires spec.workloadRef")
+        if not composite and group.policy == BASIC and group.disruption_mode == DISRUPTION_ALL:
+            yield Issue(doc, ("spec", "disruptionMode"), _all_on_basic(group.api_version))
+        if group.workload_name is None:
+            continue
+        templates = workloads.get((group.namespace, group.workload_name))
+        if templates is None:
+            if complete and ("Workload", group.namespace, group.workload_name) not in broken:
+                yield Issue(doc, workload_path, f'Workload "{group.workload_name}" not found in namespace "{group.namespace}"')
+            continue
+        names_ = templates[1] if composite else templates[0]
+        if group.template_name not in names_:
+            have = ", ".join(sorted(names_)) or "none"
+            yield Issue(doc, template_path, f'Workload "{group.workload_name}" has no {kind} "{group.template_name}" (it has: {have})')
+
+
+# --- pods and budgets --------------------------------------------------------------------------
+
+
+def pod_rules(decoded: Decoded) -> Iterator[Issue]:
+    for doc, _ in decoded.pods + decoded.finished_pods:
+        spec = doc.obj["spec"]
+        group = spec.get("schedulingGroup") or {}
+        ref = spec.get("workloadRef") or {}
+        if group and ref:
+            yield Issue(doc, ("spec", "schedulingGroup"), "cannot be set together with spec.workloadRef")
+        yield from _check_names(doc, [
+            (("spec", "schedulingGroup", "podGroupName"), group.get("podGroupName"), False),
+            (("spec", "workloadRef", "name"), ref.get("name"), False),
+            (("spec", "workloadRef", "podGroup"), ref.get("podGroup"), True),
+            (("spec", "workloadRef", "podGroupReplicaKey"), ref.get("podGroupReplicaKey"), True),
+        ])
+
+
+def pdb_rules(decoded: Decoded) -> Iterator[Issue]:
+    for doc, pdb in decoded.pdbs:
+        spec = doc.obj.get("spec") or {}
+        if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
+            yield Issue(doc, ("spec",), "minAvailable and maxUnavailable cannot be both set")
