@@ -1,0 +1,194 @@
+"""Scenario tests: each folder here is one case, collected without any Python per case.
+
+A case is `<name>/manifests/*.yaml` (the input, read like `podgroup-plan simulate`) and
+`<name>/expected.yaml`, which holds:
+
+* `description`: one line saying what the case shows (required);
+* `featureGates`: optional `{NAME: bool}` given to `plan()` as `--feature-gates` would;
+* any keys of the result document (spec/contract.md), as a *subset*: a mapping lists only the
+  fields that matter, a list of objects with `name` lists only the entries that matter (matched
+  by namespace and name), any other list must match element by element.
+
+Every case also runs with its documents shuffled into other files and folders: the JSON must
+not change by a single byte (spec/planner.md, "Determinism").
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import yaml
+
+from podgroup_plan.loading import load_input
+from podgroup_plan.plan import plan
+
+HERE = Path(__file__).parent
+FIXTURES = HERE.parent.parent / "fixtures"
+CASES = sorted(p.name for p in HERE.iterdir() if (p / "expected.yaml").is_file())
+CONTROL_KEYS = {"description", "featureGates"}
+RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups", "compositePodGroups", "victims", "notes"}
+SHUFFLE_SEEDS = (1, 2, 3)
+
+
+class _TextTimestamps(yaml.SafeLoader):
+    """Keeps `2026-05-01T10:00:00Z` as written, as the planner's own loader does, so that
+    documents written back by the shuffle test are the same documents."""
+
+
+_TextTimestamps.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+
+
+def _expected(case: str) -> dict:
+    with open(HERE / case / "expected.yaml", encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_TextTimestamps)
+
+
+def _run(paths: list[str], feature_gates: dict | None) -> dict:
+    return plan(load_input(paths), feature_gates=feature_gates).to_dict()
+
+
+def _dumps(result: dict) -> str:
+    # Key order as produced (no sort_keys): the document's own order is part of the output.
+    return json.dumps(result, indent=1, ensure_ascii=False)
+
+
+# ----- subset matching -------------------------------------------------------------------
+
+
+def _key(entry: Any) -> tuple | None:
+    if isinstance(entry, dict) and "name" in entry:
+        return (entry.get("namespace"), entry["name"])
+    return None
+
+
+def _mismatches(expected: Any, actual: Any, path: str) -> Iterator[str]:
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            yield f"{path}: expected an object, got {actual!r}"
+            return
+        for k, v in expected.items():
+            if k not in actual:
+                yield f"{path}.{k}: missing (expected {v!r})"
+            else:
+                yield from _mismatches(v, actual[k], f"{path}.{k}")
+    elif isinstance(expected, list):
+        if not isinstance(actual, list):
+            yield f"{path}: expected a list, got {actual!r}"
+            return
+        keyed = bool(expected) and all(_key(e) is not None for e in expected)
+        if keyed:
+            index = {_key(a): a for a in actual}
+            for e in expected:
+                k = _key(e)
+                where = f"{path}[{k[0]}/{k[1]}]" if k[0] else f"{path}[{k[1]}]"
+                if k not in index:
+                    yield f"{where}: no such entry (have: {sorted(map(str, index))})"
+                else:
+                    yield from _mismatches(e, index[k], where)
+        elif len(expected) != len(actual):
+            yield f"{path}: expected {len(expected)} item(s) {expected!r}, got {len(actual)}: {actual!r}"
+        else:
+            for i, (e, a) in enumerate(zip(expected, actual)):
+                yield from _mismatches(e, a, f"{path}[{i}]")
+    elif expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+        # `true` must not match `1` (bool is an int in Python).
+        yield f"{path}: expected {expected!r}, got {actual!r}"
+
+
+# ----- the cases -------------------------------------------------------------------------
+
+
+def test_cases_were_collected():
+    assert len(CASES) >= 10, CASES
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_expected_file_is_well_formed(case):
+    expected = _expected(case)
+    description = expected.get("description")
+    assert isinstance(description, str) and description.strip(), "a one-line `description` is required"
+    assert "\n" not in description.strip(), "the description is one line"
+    unknown = set(expected) - CONTROL_KEYS - RESULT_KEYS
+    assert not unknown, f"unknown keys in expected.yaml: {sorted(unknown)}"
+    assert sorted((HERE / case / "manifests").glob("*.y*ml")), "no manifests/*.yaml"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_scenario(case):
+    expected = _expected(case)
+    result = _run([str(HERE / case / "manifests")], expected.get("featureGates"))
+    wanted = {k: v for k, v in expected.items() if k not in CONTROL_KEYS}
+    problems = list(_mismatches(wanted, result, "result"))
+    assert not problems, (
+        f"{case}: {expected['description']}\n  " + "\n  ".join(problems) + "\n\nfull result:\n" + _dumps(result)
+    )
+
+
+# ----- order independence ----------------------------------------------------------------
+
+
+def _documents(folder: Path) -> list[dict]:
+    """Every object under `folder`, with `List` envelopes unpacked into their items."""
+    docs: list[dict] = []
+    for path in sorted(folder.rglob("*")):
+        if path.suffix not in (".yaml", ".yml", ".json") or not path.is_file():
+            continue
+        with open(path, encoding="utf-8") as fh:
+            for doc in yaml.load_all(fh, Loader=_TextTimestamps):
+                if isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list):
+                    docs.extend(doc["items"])
+                elif doc is not None:
+                    docs.append(doc)
+    return docs
+
+
+def _write_shuffled(docs: list[dict], seed: int, root: Path) -> Path:
+    """The same documents in another order, split into 1-5 files (some in a subfolder, some
+    wrapped in a `kind: List` envelope, some JSON)."""
+    rng = random.Random(seed)
+    docs = list(docs)
+    rng.shuffle(docs)
+    n_files = rng.randint(1, min(5, len(docs)))
+    buckets: list[list[dict]] = [[] for _ in range(n_files)]
+    for doc in docs:
+        buckets[rng.randrange(n_files)].append(doc)
+    out = root / f"shuffled-{seed}"
+    for i, bucket in enumerate(buckets):
+        if not bucket:
+            continue
+        folder = out / ("nested" if rng.random() < 0.3 else "")
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"{rng.randrange(10**6):06d}-{i}"
+        style = rng.choice(("stream", "list", "json"))
+        if style == "json":
+            (folder / f"{stem}.json").write_text(
+                json.dumps({"apiVersion": "v1", "kind": "List", "items": bucket}), encoding="utf-8"
+            )
+        elif style == "list":
+            (folder / f"{stem}.yaml").write_text(
+                yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": bucket}, sort_keys=False), encoding="utf-8"
+            )
+        else:
+            (folder / f"{stem}.yaml").write_text(yaml.safe_dump_all(bucket, sort_keys=False), encoding="utf-8")
+    return out
+
+
+def _assert_order_independent(folder: Path, feature_gates: dict | None, tmp_path: Path) -> None:
+    baseline = _dumps(_run([str(folder)], feature_gates))
+    docs = _documents(folder)
+    for seed in SHUFFLE_SEEDS:
+        shuffled = _write_shuffled(docs, seed, tmp_path)
+        again = _dumps(_run([str(shuffled)], feature_gates))
+        assert again == baseline, f"seed {seed}: the result changed with the order of documents and files"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_scenario_is_independent_of_document_order(case, tmp_path):
+    _assert_order_independent(HERE / case / "manifests", _expected(case).get("featureGates"), tmp_path)
+
+
+def test_demo_fixtures_are_independent_of_document_order(tmp_path):
+    _assert_order_independent(FIXTURES, None, tmp_path)
