@@ -7,6 +7,7 @@ group what the plan reported.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Mapping
 
 from podgroup_plan.result import (
     IGNORED,
@@ -147,15 +148,20 @@ def group_detail(group: PodGroupResult, members: list[PodResult]) -> str | None:
     return None
 
 
-def pod_detail(pod: PodResult, result: PlanResult | None = None) -> str | None:
-    """The pod's message; for an evicted pod, who evicted it."""
+def preemptors(result: PlanResult) -> dict[tuple[str, str], str]:
+    """Victim (namespace, name) -> `KIND NAMESPACE/NAME` of what evicted it."""
+    return {(v.namespace, v.name): f"{v.preemptor.kind} {ref(v.preemptor.namespace, v.preemptor.name)}"
+            for v in result.victims}
+
+
+def pod_detail(pod: PodResult, evicted_by: Mapping[tuple[str, str], str] | None = None) -> str | None:
+    """The pod's message; for an evicted pod, who evicted it (`evicted_by`: `preemptors()`)."""
     if pod.message:
         return pod.message
-    if pod.status == PREEMPTED and result is not None:
-        for v in result.victims:
-            if (v.namespace, v.name) == (pod.namespace, pod.name):
-                p = v.preemptor
-                return f"preempted by {p.kind} {ref(p.namespace, p.name)}"
+    if pod.status == PREEMPTED and evicted_by:
+        by = evicted_by.get((pod.namespace, pod.name))
+        if by:
+            return f"preempted by {by}"
     if pod.status == IGNORED:
         return "its schedulerName matches no profile of the configuration"
     return None

@@ -38,6 +38,7 @@ class Case:
 
 def _group_cases(result: PlanResult) -> list[Case]:
     members = common.group_members(result)
+    evicted_by = common.preemptors(result)
     cases = []
     for g in result.pod_groups:
         classname = f"PodGroup.{g.namespace}"
@@ -51,7 +52,7 @@ def _group_cases(result: PlanResult) -> list[Case]:
                  f" minCount {g.min_count}).", detail]
         for pod in mine:
             if pod.status != SCHEDULED:
-                why = common.pod_detail(pod, result)
+                why = common.pod_detail(pod, evicted_by)
                 lines.append(f"pod {pod.name}: {pod.status}" + (f": {why}" if why else ""))
         cases.append(Case(classname, g.name, "failure", g.status,
                           f"{g.status}: {detail}" if detail else g.status,
@@ -77,7 +78,7 @@ def _pod_cases(result: PlanResult) -> list[Case]:
         if p.pod_group is not None:
             continue
         classname = f"Pod.{p.namespace}"
-        detail = common.pod_detail(p, result) or ""
+        detail = common.pod_detail(p) or ""
         if p.status == SCHEDULED:
             cases.append(Case(classname, p.name, "passed"))
         elif p.status == IGNORED:

@@ -104,8 +104,9 @@ def unscheduled_pods(result: PlanResult) -> list[str]:
     if not pods:
         return lines + ["Every pending pod was scheduled."]
     shown = pods[:MAX_ROWS]
+    evicted_by = common.preemptors(result)
     rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status),
-             cell(p.nominated_node), cell(common.pod_detail(p, result))] for p in shown]
+             cell(p.nominated_node), cell(common.pod_detail(p, evicted_by))] for p in shown]
     lines += table(["Pod", "PodGroup", "Status", "Nominated node", "Message"], rows)
     if len(pods) > len(shown):
         lines += ["", f"_{len(pods) - len(shown)} more not listed; `-o json` lists every one._"]

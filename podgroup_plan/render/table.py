@@ -20,6 +20,8 @@ from podgroup_plan.result import SCHEDULED, PlanResult
 
 # Above this many pods the pod table lists only those that did not schedule.
 MAX_POD_ROWS = 200
+# At most this many rows of pods (or groups) that did not schedule; -o json has them all.
+MAX_LISTED = 1000
 
 STATUS_STYLE = {
     "Scheduled": "green",
@@ -84,14 +86,26 @@ def summary_table(result: PlanResult) -> Table:
 
 
 def pod_groups_table(result: PlanResult) -> Table:
+    """Every PodGroup with where it landed or why not; past `MAX_LISTED` groups, only those
+    that are not Scheduled."""
     members = common.group_members(result)
-    t = new_table("PodGroups", expand=True)
+    groups = list(result.pod_groups)
+    caption = None
+    if len(groups) > MAX_LISTED:
+        hidden = sum(1 for g in groups if g.status == SCHEDULED)
+        groups = [g for g in groups if g.status != SCHEDULED]
+        notes = [f"{common.plural(hidden, 'scheduled PodGroup')} not listed"]
+        if len(groups) > MAX_LISTED:
+            notes.append(f"{len(groups) - MAX_LISTED} more not listed")
+            groups = groups[:MAX_LISTED]
+        caption = "; ".join(notes) + ". -o json lists every group."
+    t = new_table("PodGroups", caption, expand=True)
     t.add_column("PodGroup", overflow="fold", min_width=12)
     t.add_column("Policy", no_wrap=True)
     t.add_column("Status", no_wrap=True)
     t.add_column("Running", justify="right", no_wrap=True)
     t.add_column("Landed on / why not", overflow="fold", ratio=1, min_width=24)
-    for g in result.pod_groups:
+    for g in groups:
         mine = members.get((g.namespace, g.name), [])
         policy = f"Gang ≥{g.min_count}" if g.policy == "Gang" else g.policy
         running = f"{g.scheduled_pods}/{g.scheduled_pods + g.pending_pods}"
@@ -115,21 +129,27 @@ def composite_table(result: PlanResult) -> Table:
 
 
 def pods_table(result: PlanResult, max_rows: int = MAX_POD_ROWS) -> Table:
+    """Every reported pod; when there are more than `max_rows`, only those that did not
+    schedule (at most `MAX_LISTED`), so that a big plan stays readable."""
     pods = list(result.pods)
     caption = None
     if len(pods) > max_rows:
         hidden = sum(1 for p in pods if p.status == SCHEDULED)
         pods = [p for p in pods if p.status != SCHEDULED]
-        caption = (f"{common.plural(hidden, 'scheduled pod')} not listed "
-                   "(see the PodGroups table, or -o json for every pod).")
+        notes = [f"{common.plural(hidden, 'scheduled pod')} not listed (see the PodGroups table)"]
+        if len(pods) > MAX_LISTED:
+            notes.append(f"{len(pods) - MAX_LISTED} more that did not schedule not listed")
+            pods = pods[:MAX_LISTED]
+        caption = "; ".join(notes) + ". -o json lists every pod."
     t = new_table("Pods", caption, expand=any(p.message for p in pods))
     t.add_column("Pod", overflow="fold", min_width=12)
     t.add_column("PodGroup", overflow="fold")
     t.add_column("Status", no_wrap=True)
     t.add_column("Node", overflow="fold")
     t.add_column("Message", overflow="fold", ratio=1, min_width=20)
+    evicted_by = common.preemptors(result)
     for p in pods:
-        message = common.pod_detail(p, result)
+        message = common.pod_detail(p, evicted_by)
         if p.nominated_node:
             message = (message + "\n" if message else "") + f"nominated node: {p.nominated_node}"
         t.add_row(Text(ref(p.namespace, p.name)), _cell(p.pod_group), status_text(p.status),
