@@ -303,6 +303,7 @@ class _ConstraintCounts:
 
     codes: np.ndarray  # per node (all nodes): domain code, -1 without the topology label
     sums: np.ndarray  # per domain (label value): matching pods on eligible nodes
+    domains: np.ndarray  # per label value: a domain of some eligible node (TpValueToMatchNum keys)
     min_match: int
     self_match: int
     max_skew: int
@@ -327,7 +328,7 @@ class _StateCache:
         self.affinity: dict[tuple, np.ndarray | None] = {}
         self.taints: dict[tuple, np.ndarray] = {}
         self.has_keys: dict[tuple[str, ...], np.ndarray] = {}
-        self.pre_filter: dict[tuple, tuple[int, list[tuple[np.ndarray, np.ndarray, int]]]] = {}
+        self.pre_filter: dict[tuple, tuple[int, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]]] = {}
 
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
@@ -521,12 +522,12 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 min_match = int(sums[present].min()) if domains else MAX_INT32
                 if domains < c.min_domains:
                     min_match = 0
-                data.append((codes, sums, min_match))
+                data.append((codes, sums, present, min_match))
             cache.pre_filter[key] = (state.version, data)
         counts_out = [
-            _ConstraintCounts(codes, sums, min_match,
+            _ConstraintCounts(codes, sums, present, min_match,
                               1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
-            for c, (codes, sums, min_match) in zip(constraints, data)
+            for c, (codes, sums, present, min_match) in zip(constraints, data)
         ]
         return _PreFilterState(constraints, counts_out)
 
