@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline
+from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline, split_notes
 from podgroup_plan.render.markdown import MAX_ROWS, cell, code, notes, table
 
 
@@ -50,7 +50,6 @@ def render_diff_markdown(doc: Mapping[str, Any], *, label_a: str = "A", label_b:
     if victims:
         sections.append(["### Victims evicted by one plan only", ""] +
                         table(["Pod", "Evicted by"], victims))
-    for side, label in (("a", label_a), ("b", label_b)):
-        if doc[side].get("notes"):
-            sections.append(notes(doc[side]["notes"], f"Notes for {side.upper()} ({cell(label)})"))
+    for side, items in split_notes(doc):
+        sections.append(notes(items, f"Notes, {side} (what the plan did not apply)"))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"

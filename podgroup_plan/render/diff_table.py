@@ -62,8 +62,8 @@ def summary_table(doc: Mapping[str, Any], label_a: str, label_b: str) -> Table:
     sa, sb = doc["a"]["summary"], doc["b"]["summary"]
     t = new_table("Summary")
     t.add_column("")
-    t.add_column(f"A: {label_a}", justify="right", overflow="fold")
-    t.add_column(f"B: {label_b}", justify="right", overflow="fold")
+    t.add_column("A", justify="right")
+    t.add_column("B", justify="right")
     t.add_column("B − A", justify="right")
     t.add_row("Feasible", "yes" if doc["a"]["feasible"] else "no",
               "yes" if doc["b"]["feasible"] else "no", "")
@@ -94,8 +94,18 @@ def victims_table(doc: Mapping[str, Any]) -> Table:
     return t
 
 
+def split_notes(doc: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+    """(which plans, notes): notes of both plans once, then those of A only, of B only."""
+    a, b = doc["a"].get("notes", []), doc["b"].get("notes", [])
+    both = [n for n in a if n in b]
+    return [(side, notes) for side, notes in (
+        ("A and B", both), ("A only", [n for n in a if n not in b]),
+        ("B only", [n for n in b if n not in a])) if notes]
+
+
 def renderables(doc: Mapping[str, Any], label_a: str, label_b: str) -> list[RenderableType]:
     head = Text(headline(doc), style="bold green" if doc["identical"] else "bold yellow")
+    head.append(f"\n  A: {label_a}\n  B: {label_b}", style="")
     parts: list[RenderableType] = [head, summary_table(doc, label_a, label_b)]
     if doc["podGroups"]:
         parts.append(changes_table("PodGroups that differ (status, placement)", doc["podGroups"],
@@ -107,9 +117,8 @@ def renderables(doc: Mapping[str, Any], label_a: str, label_b: str) -> list[Rend
         parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod"))
     if doc["victims"]["onlyA"] or doc["victims"]["onlyB"]:
         parts.append(victims_table(doc))
-    for side, label in (("a", label_a), ("b", label_b)):
-        if doc[side].get("notes"):
-            parts.append(notes_block(doc[side]["notes"], f"Notes for {side.upper()} ({label})"))
+    for side, notes in split_notes(doc):
+        parts.append(notes_block(notes, f"Notes, {side} (what the plan did not apply)"))
     return parts
 
 

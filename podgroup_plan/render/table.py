@@ -171,11 +171,15 @@ def victims_table(result: PlanResult) -> Table:
     return t
 
 
-def notes_block(notes: tuple[str, ...] | list[str], title: str = "Notes (what the plan did not apply)") -> Text:
-    text = Text(title, style="bold")
+def notes_block(notes: tuple[str, ...] | list[str],
+                title: str = "Notes (what the plan did not apply)") -> RenderableType:
+    """A titled bullet list; wrapped lines hang under their bullet's text."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
     for note in notes:
-        text.append(f"\n  • {note}", style="")
-    return text
+        grid.add_row("  •", Text(note))
+    return Group(Text(title, style="bold"), grid)
 
 
 def renderables(result: PlanResult, max_pod_rows: int = MAX_POD_ROWS) -> list[RenderableType]:

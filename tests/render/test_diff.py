@@ -98,7 +98,7 @@ def test_diff_table_content():
     text = render_diff_table(diff_plans(sample_plans.mixed(), plan_b()),
                              label_a="built-in default profile", label_b="b.yaml")
     assert text.startswith("A and B differ: 1 PodGroup, 8 pods, 2 victims.")
-    assert "A: built-in default profile" in text and "B: b.yaml" in text
+    assert "\n  A: built-in default profile\n  B: b.yaml\n" in text
     row = next(l for l in text.split("\n") if l.startswith("PodGroups unschedulable"))
     assert row.split() == ["PodGroups", "unschedulable", "1", "0", "-1"]
     row = next(l for l in text.split("\n") if l.startswith("ml/train-b "))
@@ -106,7 +106,8 @@ def test_diff_table_content():
     row = next(l for l in text.split("\n") if l.startswith("default/low-1 "))
     assert "Preempted on node-b" in row and "running, not evicted" in row
     assert "Victims evicted by one plan only" in text
-    assert "Notes for A (built-in default profile)" in text
+    assert "Notes, A only (what the plan did not apply)" in text
+    assert "Notes, A and B" not in text and "Notes, B only" not in text
     assert all(len(l) <= 100 for l in text.split("\n"))
 
 
