@@ -44,6 +44,20 @@ NOT_APPLIED: frozenset[str] = frozenset({
     "NodeDeclaredFeatures",
 })
 
+# Plugins whose verdict and raw score for a node depend only on that node's row and the pod, so
+# their results can be cached per pod signature and refreshed per changed node
+# (framework/node_cache.py). Spreading and inter-pod affinity look across domains: not here.
+NODE_LOCAL_PLUGINS: frozenset[str] = frozenset({
+    "NodeUnschedulable",
+    "NodeName",
+    "TaintToleration",
+    "NodeAffinity",
+    "NodePorts",
+    "NodeResourcesFit",
+    "NodeResourcesBalancedAllocation",
+    "ImageLocality",
+})
+
 KNOWN_PLUGINS: frozenset[str] = frozenset(IMPLEMENTED) | NOT_APPLIED
 
 _classes: dict[str, type[Plugin] | None] = {}

@@ -20,6 +20,7 @@ from podgroup_plan.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
+from podgroup_plan.framework.node_cache import NodeLocalCache, pod_signature
 from podgroup_plan.framework.profile import Profile
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
@@ -60,6 +61,25 @@ class Framework:
         ]
         # Rotating start for percentageOfNodesToScore (upstream nextStartNodeIndex), from 0.
         self.next_start_node_index = 0
+        self._build_cache()
+
+    def use_plugins(self, filter: list | None = None, score: list | None = None) -> None:
+        """Replace the filter / score plugin instances (tests use fake plugins this way)."""
+        if filter is not None:
+            self.filter = list(filter)
+        if score is not None:
+            self.score = list(score)
+        self._build_cache()
+
+    def _build_cache(self) -> None:
+        # The leading node-local filters and every node-local scorer share per-signature work.
+        n_local = 0
+        while n_local < len(self.filter) and self.filter[n_local].name in registry.NODE_LOCAL_PLUGINS:
+            n_local += 1
+        self._cached_filters = self.filter[:n_local]
+        self._other_filters = self.filter[n_local:]
+        self._cached_scorers = {p.name for p, _ in self.score if p.name in registry.NODE_LOCAL_PLUGINS}
+        self.cache = NodeLocalCache(self._cached_filters, [p for p, _ in self.score if p.name in self._cached_scorers])
 
     @property
     def scheduler_name(self) -> str:
@@ -134,11 +154,23 @@ class Framework:
     ) -> np.ndarray:
         """Boolean mask over `view`: nodes that pass every filter. For each rejected node only
         the first rejecting plugin's reasons are recorded, as upstream stops at the first
-        failure per node."""
-        alive = np.ones(len(view), dtype=bool)
-        codes = np.zeros(len(view), dtype=np.int8)
+        failure per node. The leading node-local filters come from the signature cache."""
         skipped = cs.get("__skip_filter__", ())
-        for plugin in self.filter:
+        codes = np.zeros(len(view), dtype=np.int8)
+        entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, skipped)
+        cs["__cache_entry__"] = entry
+        alive = entry.passed[view]
+        fail_id = entry.fail_id[view]
+        rejected = fail_id >= 0
+        if rejected.any():
+            ids, counts = np.unique(fail_id[rejected], return_counts=True)
+            for fid, count in zip(ids.tolist(), counts.tolist()):
+                plugin, reasons, code = self.cache.failures[fid]
+                diagnosis.unschedulable_plugins.add(plugin)
+                for reason in reasons:
+                    diagnosis.add(reason, count)
+                codes[fail_id == fid] = code
+        for plugin in self._other_filters:
             if plugin.name in skipped or not alive.any():
                 continue
             verdict = plugin.filter(cs, pod, state, view)
@@ -153,9 +185,16 @@ class Framework:
                     for reason in failure.reasons:
                         diagnosis.add(reason, count)
                     codes[hit] = np.maximum(codes[hit], int(failure.code))
-            alive &= verdict.passed
+            alive = alive & verdict.passed
         diagnosis.node_codes = codes
         return alive
+
+    @staticmethod
+    def _signature(cs: CycleState, pod: Pod) -> tuple:
+        sig = cs.get("__signature__")
+        if sig is None:
+            sig = cs["__signature__"] = pod_signature(pod)
+        return sig
 
     # ----- PreScore and Score ----------------------------------------------------------------
 
@@ -167,10 +206,20 @@ class Framework:
             if status.is_skip():
                 skipped.add(plugin.name)
         total = np.zeros(len(feasible), dtype=np.int64)
+        entry = cs.get("__cache_entry__")
+        cached = [(p, w) for p, w in self.score if p.name in self._cached_scorers and p.name not in skipped]
+        summed: frozenset[str] = frozenset()
+        if cached and entry is not None:
+            summed = frozenset(p.name for p, _ in cached if type(p).normalize is ScorePlugin.normalize)
+            self.cache.raw_scores(entry, cs, pod, state, cached, summed)
+            total += entry.plain_sum[feasible]
         for plugin, weight in self.score:
-            if plugin.name in skipped:
+            if plugin.name in skipped or plugin.name in summed:
                 continue
-            raw = plugin.score(cs, pod, state, feasible)
+            if plugin.name in self._cached_scorers and entry is not None:
+                raw = entry.raw[plugin.name][feasible]
+            else:
+                raw = plugin.score(cs, pod, state, feasible)
             scores = plugin.normalize(cs, pod, np.asarray(raw, dtype=np.int64))
             if scores.size and (scores.min() < 0 or scores.max() > MAX_NODE_SCORE):
                 raise AssertionError(

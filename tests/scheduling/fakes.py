@@ -48,8 +48,7 @@ class PreferLabel(ScorePlugin):
 def framework(filters=(FitsCpu, RejectByLabel), scores=(PreferLabel,), gang=True, name="default-scheduler"):
     plugins = {"placementFeasible": (PluginRef("GangScheduling"),) if gang else ()}
     fwk = Framework(Profile(name, plugins), Handle())
-    fwk.filter = [cls() for cls in filters]
-    fwk.score = [(cls(), 1) for cls in scores]
+    fwk.use_plugins(filter=[cls() for cls in filters], score=[(cls(), 1) for cls in scores])
     return fwk
 
 
