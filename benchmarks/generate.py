@@ -42,7 +42,7 @@ STYLES = ("kubectl", "minimal")
 FORMATS = ("json", "yaml")
 FILES = ("nodes", "pods-running", "pods-pending", "podgroups")
 # Bump when the documents change, so cached inputs are regenerated.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 _EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 # kube-scheduler's non-zero defaults apply only to containers without requests; ours have them.
@@ -224,7 +224,7 @@ def podgroup_doc(case: Case, g: int, style: str = "kubectl") -> dict:
     }
     if style == "kubectl":
         doc["metadata"].update(uid=_uid(3, g), resourceVersion=str(5000 + g))
-        spec["disruptionMode"] = "single"
+        spec["disruptionMode"] = {"single": {}}
         spec["preemptionPolicy"] = "PreemptLowerPriority"
     return doc
 

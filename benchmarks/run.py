@@ -67,10 +67,11 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
         from podgroup_plan.plan import plan
     out["peak_mib_after_import"] = round(_peak_mib(), 1)
 
+    out["loadavg_before"] = os.getloadavg()[0]
     if input_mode == "files":
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         cluster = load_input([folder])
-        out["load_s"] = time.perf_counter() - t0
+        out["load_s"], out["load_cpu_s"] = time.perf_counter() - t0, time.process_time() - c0
     else:
         t0 = time.perf_counter()
         cluster = generate.cluster_input(case)
@@ -78,9 +79,10 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
     out["peak_mib_after_load"] = round(_peak_mib(), 1)
 
     if plan is not None:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         result = plan(cluster)
-        out["plan_s"] = time.perf_counter() - t0
+        out["plan_s"], out["plan_cpu_s"] = time.perf_counter() - t0, time.process_time() - c0
+        out["loadavg_after"] = os.getloadavg()[0]
         out["peak_mib"] = round(_peak_mib(), 1)
         s = result.summary
         out["summary"] = {"scheduled": s.pods_scheduled, "unschedulable": s.pods_unschedulable,
@@ -223,7 +225,7 @@ def _fmt(v, spec: str) -> str:
 
 
 HEADER = ("case", "nodes", "pending", "running", "gangs", "load s", "docs/s", "floor docs/s",
-          "plan s", "pods/s", "ms/gang", "peak MiB", "target", "verdict")
+          "plan s", "plan cpu s", "pods/s", "ms/gang", "peak MiB", "target", "verdict")
 
 
 def row(case: Case, r: dict, f: dict) -> tuple[str, ...]:
@@ -231,7 +233,7 @@ def row(case: Case, r: dict, f: dict) -> tuple[str, ...]:
         case.name, f"{case.nodes:,}", f"{case.pending_total:,}", f"{case.running_pods:,}",
         f"{case.gangs:,}" if case.gangs else "-",
         _fmt(r.get("load_s"), ".2f"), _fmt(f.get("docs_per_s"), ",.0f"), _fmt(f.get("floor_docs_per_s"), ",.0f"),
-        _fmt(r.get("plan_s"), ".2f"), _fmt(f.get("pods_per_s"), ",.0f"), _fmt(f.get("ms_per_group"), ".3f"),
+        _fmt(r.get("plan_s"), ".2f"), _fmt(r.get("plan_cpu_s"), ".2f"), _fmt(f.get("pods_per_s"), ",.0f"), _fmt(f.get("ms_per_group"), ".3f"),
         _fmt(r.get("peak_mib"), ",.0f"), case.target.describe(), f["verdict"],
     )
 
@@ -301,6 +303,10 @@ def main(argv: list[str] | None = None) -> int:
         results.append({"case": asdict(case), "result": r, "figures": f})
         rows.append(row(case, r, f))
         print(text_table([rows[-1]]).splitlines()[-1], flush=True)
+        if r.get("plan_s") and r.get("plan_cpu_s") and r["plan_s"] > 1.2 * r["plan_cpu_s"]:
+            r.setdefault("notes", []).append(
+                f"machine busy (load average {r.get('loadavg_before', 0):.1f} -> {r.get('loadavg_after', 0):.1f}): "
+                f"plan wall {r['plan_s']:.2f} s vs cpu {r['plan_cpu_s']:.2f} s; cpu time is the better estimate")
         for note in r.get("notes", []):
             print(f"    note: {note}")
         for p in r.get("problems", []):
