@@ -1141,8 +1141,13 @@ def build_profiles(
     schedulerName in configuration order. No configuration: the default profile
     `default-scheduler`. `feature_gates` may name only some of the supported gates; the others
     take FEATURE_GATES_DEFAULTS. Raises InputError listing every problem."""
-    gates = resolve_feature_gates(feature_gates)
     ctx = _Ctx(file)
+    try:
+        gates = resolve_feature_gates(feature_gates)
+    except InputError as exc:  # report them with the configuration's own problems
+        ctx.problems.extend(exc.problems)
+        gates = resolve_feature_gates({k: v for k, v in feature_gates.items()
+                                       if k in FEATURE_GATES_DEFAULTS and isinstance(v, bool)})
     top = _object(ctx, {} if config is None else config, "", _TOP_LEVEL_FIELDS)
     if top is None:
         raise InputError(ctx.problems)
