@@ -631,7 +631,7 @@ def _label_requirement(ctx: _Ctx, item: Any, p: str) -> NodeSelectorRequirement 
         return None
     n = len(ctx.problems)
     key = _str(ctx, obj.get("key"), _child(p, "key")) or ""
-    op = _str(ctx, obj.get("operator"), _child(p, "operator"))
+    op = "" if obj.get("operator") is None else _str(ctx, obj.get("operator"), _child(p, "operator"))
     values = _str_list(ctx, obj.get("values"), _child(p, "values"))
     if op is not None and op not in _LABEL_OPERATORS:
         ctx.invalid(_child(p, "operator"), op, "not a valid selector operator")

@@ -711,6 +711,10 @@ ARGS_ERRORS = [
          (A + ".addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values",
           'Invalid value: ["a","b"]: must have one element')],
         id="node-affinity-required"),
+    pytest.param("NodeAffinity", {"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchExpressions": [{"key": "a"}]}]}}},
+        [(A + ".addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator",
+          'Invalid value: "": not a valid selector operator')], id="node-affinity-no-operator"),
     pytest.param("NodeAffinity", {"addedAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
         {"weight": 1, "preference": {"matchFields": [{"key": "metadata.name", "operator": "Exists"}]}}]}},
         [(A + ".addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].operator",
