@@ -18,7 +18,8 @@ import dataclasses
 import os
 import sys
 import time
-from contextlib import contextmanager
+import threading
+from contextlib import contextmanager, nullcontext
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
@@ -243,7 +244,12 @@ def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: 
     from podgroup_plan import loading
 
     stdin_text = _read_stdin(paths)
-    steps: list[Callable[[], Any]] = [lambda: loading.load_input(list(paths), stdin_text)]
+
+    def load_input() -> Any:
+        with DelayedStatus("Reading manifests…") if sys.stderr.isatty() else nullcontext():
+            return loading.load_input(list(paths), stdin_text)
+
+    steps: list[Callable[[], Any]] = [load_input]
     steps += [(lambda f=f: loading.load_scheduler_config(str(f)) if f is not None else None)
               for f in config_files]
     steps.append(lambda: _parse_gates(feature_gates))
@@ -331,6 +337,46 @@ class ProgressBar:
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()
+
+
+class DelayedStatus:
+    """A rich spinner on stderr for a step without progress reports (reading the manifests),
+    shown only if the step is still running after `delay` seconds."""
+
+    def __init__(self, message: str, delay: float = PROGRESS_DELAY, console: Any = None):
+        self.message = message
+        self.delay = delay
+        self.console = console
+        self._lock = threading.Lock()
+        self._status: Any = None
+        self._done = False
+        self._timer = threading.Timer(delay, self._show)
+        self._timer.daemon = True
+
+    def __enter__(self) -> "DelayedStatus":
+        self._timer.start()
+        return self
+
+    def _show(self) -> None:
+        from rich.console import Console
+
+        with self._lock:
+            if self._done:
+                return
+            console = self.console if self.console is not None else Console(stderr=True)
+            self._status = console.status(self.message)
+            self._status.start()
+
+    @property
+    def shown(self) -> bool:
+        return self._status is not None
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._done = True
+            if self._status is not None:
+                self._status.stop()
 
 
 def fail_conditions(result: PlanResult, fail_on: list[FailOn] | list[str]) -> list[str]:

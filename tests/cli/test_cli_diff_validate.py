@@ -200,3 +200,18 @@ def test_progress_bar_appears_after_the_delay():
     bar(10, 10)
     bar.close()
     assert "Planning" in buffer.getvalue()
+
+
+def test_delayed_status_hidden_when_quick_and_shown_when_slow():
+    import time
+    from podgroup_plan.cli import DelayedStatus
+
+    buffer = io.StringIO()
+    with DelayedStatus("Reading", delay=5, console=terminal_console(buffer)) as quick:
+        pass
+    assert not quick.shown and buffer.getvalue() == ""
+    with DelayedStatus("Reading", delay=0.01, console=terminal_console(buffer)) as slow:
+        deadline = time.monotonic() + 5
+        while not slow.shown and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert slow.shown
