@@ -43,6 +43,10 @@ EXIT_OK = 0
 EXIT_CONDITION = 1
 EXIT_INPUT = 2
 
+# The file name framework.config.build_profiles() gives problems of a configuration it was
+# handed without one.
+UNNAMED_CONFIG = "<config>"
+
 # The progress bar appears only if the plan is still running after this many seconds.
 PROGRESS_DELAY = 0.5
 # Width of table output when it does not go to a terminal (a file, a pipe, a CI log).
@@ -133,7 +137,7 @@ def simulate(
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
     with _input_errors():
         cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
-        result = _plan(cluster, config, gates)
+        result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
     _emit_result(result, output, output_file)
     held = fail_conditions(result, fail_on or [])
     for line in held:
@@ -152,7 +156,7 @@ def validate(
     Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
     with _input_errors():
         cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
-        _check_config(cluster, config, gates)
+        _naming(scheduler_config, lambda: _check_config(cluster, config, gates))
     from podgroup_plan import loading
 
     for line in loading.summarize(cluster):
@@ -191,8 +195,9 @@ def diff(
                        "used by diff: A is " + ("--config-a" if config_a else
                                                "the built-in default profile") +
                        ", B is --config-b", err=True)
-        result_a, result_b = _collect(lambda: _plan(cluster_a, conf_a, gates, "Planning A"),
-                                      lambda: _plan(cluster, conf_b, gates, "Planning B"))
+        result_a, result_b = _collect(
+            lambda: _naming(config_a, lambda: _plan(cluster_a, conf_a, gates, "Planning A")),
+            lambda: _naming(config_b, lambda: _plan(cluster, conf_b, gates, "Planning B")))
     document = diff_plans(result_a, result_b)
     label_a = str(config_a) if config_a is not None else "built-in default profile"
     _emit_diff(document, output, output_file, label_a, str(config_b))
@@ -212,7 +217,8 @@ def _input_errors() -> Iterator[None]:
     try:
         yield
     except InputError as err:
-        for line in (str(p) for p in err.problems) if err.problems else [str(err)]:
+        lines = [str(p) for p in err.problems] if err.problems else [str(err)]
+        for line in dict.fromkeys(lines):  # the same problem found twice is listed once
             typer.echo(line, err=True)
         raise typer.Exit(EXIT_INPUT) from None
 
@@ -231,6 +237,18 @@ def _collect(*steps: Callable[[], Any]) -> list[Any]:
     if problems:
         raise InputError(problems)
     return values
+
+
+def _naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
+    """Run `step`; the configuration problems it reports against an unnamed configuration
+    (`plan()` does not know where its configuration came from) name `config_file` instead."""
+    try:
+        return step()
+    except InputError as err:
+        if config_file is None:
+            raise
+        raise InputError([dataclasses.replace(p, file=str(config_file))
+                          if p.file == UNNAMED_CONFIG else p for p in err.problems]) from None
 
 
 def _read_stdin(paths: list[str]) -> str | None:

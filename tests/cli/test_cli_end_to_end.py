@@ -207,3 +207,19 @@ def test_progress_callback_is_passed_when_stderr_is_a_terminal(monkeypatch):
     from podgroup_plan.loading import load_input
     cli._plan(load_input([str(MANIFESTS)]), None, None)
     assert isinstance(seen[0], cli.ProgressBar) and not seen[0].shown  # quick: no bar
+
+
+@engine
+@pytest.mark.parametrize("args", [
+    ["simulate", MANIFESTS, "--scheduler-config", CONFIGS / "unknown-plugin.yaml"],
+    ["validate", MANIFESTS, "--scheduler-config", CONFIGS / "unknown-plugin.yaml"],
+    ["diff", MANIFESTS, "--config-b", CONFIGS / "unknown-plugin.yaml"],
+    ["diff", MANIFESTS, "--config-a", CONFIGS / "unknown-plugin.yaml", "--config-b",
+     CONFIGS / "default.yaml"],
+], ids=["simulate", "validate", "diff-b", "diff-a"])
+def test_bad_configuration_names_its_file(args):
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines and all(line.startswith(str(CONFIGS / "unknown-plugin.yaml") + ":") for line in lines)
+    assert "NoSuchPlugin" in result.stderr and result.stdout == ""

@@ -269,3 +269,20 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
     result = run(runner, "simulate", "m/", "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert seen == [None] and result.stderr == ""
+
+
+def test_unnamed_configuration_problems_name_the_flag_file(runner, engine):
+    engine.error = InputError([Problem(file=cli.UNNAMED_CONFIG, path="profiles[0].schedulerName",
+                                       message="required"),
+                               Problem(file="m.yaml", message="other")])
+    result = run(runner, "simulate", "m/", "--scheduler-config", "conf/s.yaml")
+    assert result.exit_code == 2
+    assert sorted(result.stderr.splitlines()) == ["conf/s.yaml: profiles[0].schedulerName: required",
+                                                  "m.yaml: other"]
+
+
+def test_duplicate_problems_are_listed_once(runner, engine):
+    problem = Problem(file="a.yaml", line=1, message="bad")
+    engine.error = InputError([problem, problem])
+    result = run(runner, "simulate", "a.yaml")
+    assert result.exit_code == 2 and result.stderr == "a.yaml:1: bad\n"
