@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
 from podgroup_plan.result import (
@@ -168,7 +169,7 @@ class Recorder:
 
     def _notes(self, frameworks, pods, groups) -> list[str]:
         notes: set[str] = set()
-        tas = self.gates.get("TopologyAwareWorkloadScheduling", True)
+        tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
             if g.topology_key and tas:
                 notes.add(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from podgroup_plan.framework.config import FEATURE_GATES_DEFAULTS, build_profiles
+from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code
@@ -53,12 +54,13 @@ def plan(
     scheduler_config: Mapping | None = None,
     feature_gates: Mapping[str, bool] | None = None,
     progress: ProgressFn | None = None,
+    config_source: str = "<config>",
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
     dict) wins over one found among the manifests. Raises InputError for a bad configuration."""
     gates = {**FEATURE_GATES_DEFAULTS, **(feature_gates or {})}
     config = scheduler_config if scheduler_config is not None else cluster.scheduler_config
-    profiles = build_profiles(config, gates)
+    profiles = build_profiles(config, gates, file=config_source)
     handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
     frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}
 
@@ -192,7 +194,7 @@ def _single_pod_cycle(entity: Entity, state, frameworks, record) -> bool:
 def _group_cycle(entity: Entity, state, frameworks, members_placed, gates, record) -> bool:
     group = entity.group
     placed = members_placed.setdefault(group.key, [])
-    error = validate_pod_group(group, entity.pods, placed, frameworks, gates.get("PodGroupPreemptionPolicy", True))
+    error = validate_pod_group(group, entity.pods, placed, frameworks, gate_enabled(gates, "PodGroupPreemptionPolicy"))
     if error is not None:
         for pod in entity.pods:
             if pod.scheduler_name not in frameworks:
