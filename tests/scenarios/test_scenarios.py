@@ -33,7 +33,11 @@ RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups",
 SHUFFLE_SEEDS = (1, 2, 3)
 
 
-class _TextTimestamps(yaml.SafeLoader):
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _TextTimestamps(_SafeLoader):  # type: ignore[misc,valid-type]
     """Keeps `2026-05-01T10:00:00Z` as written, as the planner's own loader does, so that
     documents written back by the shuffle test are the same documents."""
 
@@ -169,10 +173,10 @@ def _write_shuffled(docs: list[dict], seed: int, root: Path) -> Path:
             )
         elif style == "list":
             (folder / f"{stem}.yaml").write_text(
-                yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": bucket}, sort_keys=False), encoding="utf-8"
+                yaml.dump({"apiVersion": "v1", "kind": "List", "items": bucket}, Dumper=_SafeDumper, sort_keys=False), encoding="utf-8"
             )
         else:
-            (folder / f"{stem}.yaml").write_text(yaml.safe_dump_all(bucket, sort_keys=False), encoding="utf-8")
+            (folder / f"{stem}.yaml").write_text(yaml.dump_all(bucket, Dumper=_SafeDumper, sort_keys=False), encoding="utf-8")
     return out
 
 
@@ -192,3 +196,64 @@ def test_scenario_is_independent_of_document_order(case, tmp_path):
 
 def test_demo_fixtures_are_independent_of_document_order(tmp_path):
     _assert_order_independent(FIXTURES, None, tmp_path)
+
+
+# ----- the demo's story (fixtures/README.md) ---------------------------------------------
+
+
+def test_demo_tells_its_story():
+    result = _run([str(FIXTURES / "cluster"), str(FIXTURES / "workloads")], None)
+    assert result["summary"] == {
+        "nodes": 67,
+        "podsScheduled": 44,
+        "podsUnschedulable": 32,
+        "podsWaiting": 8,
+        "podsPreempted": 0,
+        "podGroupsScheduled": 7,
+        "podGroupsUnschedulable": 1,
+        "podGroupsWaiting": 1,
+    }
+    groups = {g["name"]: g for g in result["podGroups"]}
+    assert {name: (g["status"], g["scheduledPods"], g["pendingPods"]) for name, g in groups.items()} == {
+        "llm-pretrain-trainers": ("Scheduled", 16, 0),  # already running
+        "llm-finetune-trainers": ("Scheduled", 16, 0),
+        "rl-rollout-rollout": ("Scheduled", 8, 0),
+        "vision-pretrain-trainers": ("Unschedulable", 0, 32),
+        "speech-asr-encoder": ("Scheduled", 4, 0),
+        "recsys-ctr/workers/0": ("Scheduled", 2, 0),
+        "recsys-ctr/workers/1": ("Scheduled", 2, 0),
+        "eval-sweep-evaluators": ("Scheduled", 12, 0),
+        "llm-distill-students": ("Waiting", 0, 6),
+    }
+    assert [c["type"] for c in groups["speech-asr-encoder"]["conditions"]] == ["PodGroupScheduled"]
+    assert groups["rl-rollout-rollout"]["topologyKey"] == "topology.example.com/rack"
+
+    # 48 free GPU nodes; the training-high gangs take 24 of them, which leaves 24 for a gang of
+    # 32. Preemption (when it runs) can only append its own words: nothing below training-low
+    # runs yet when the gang is tried.
+    vision = groups["vision-pretrain-trainers"]["conditions"]
+    assert [(c["type"], c["status"], c["reason"]) for c in vision] == [("PodGroupInitiallyScheduled", "False", "Unschedulable")]
+    assert vision[0]["message"].startswith("minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")
+    pods = {p["name"]: p for p in result["pods"]}
+    assert pods["vision-pretrain-24"]["message"] == (
+        "0/67 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 64 Insufficient nvidia.com/gpu."
+    )
+    for i in [*range(24), *range(25, 32)]:
+        assert pods[f"vision-pretrain-{i}"]["message"].startswith(
+            "pod group is unschedulable, minCount (32) cannot be satisfied: 24 scheduled, 7 remaining"
+        ), i
+    for i in range(2):
+        assert pods[f"data-prep-{i}"]["status"] == "Waiting"
+        assert pods[f"data-prep-{i}"]["message"] == 'waiting for pods\'s pod group "data-prep-shards" to appear in scheduling queue'
+    for i in range(6):
+        assert pods[f"llm-distill-{i}"]["message"] == "waiting for minCount pods from a gang to appear in scheduling queue"
+    # No node holds more GPUs than it has, running pods included.
+    gpu_pods = [p for p in result["pods"] if p["node"] and p["podGroup"] != "eval-sweep-evaluators"]
+    per_node: dict[str, int] = {}
+    for p in gpu_pods:
+        per_node[p["node"]] = per_node.get(p["node"], 0) + (4 if p["podGroup"].startswith("recsys") else 8)
+    for p in result["pods"]:
+        if p["podGroup"] == "eval-sweep-evaluators":
+            per_node[p["node"]] = per_node.get(p["node"], 0) + 1
+    assert not ({"gpu-z1-r1-n1", "gpu-z1-r2-n8"} & set(per_node)), "nodes of the running job are full"
+    assert max(per_node.values()) <= 8
