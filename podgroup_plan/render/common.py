@@ -57,8 +57,11 @@ def headline_lines(result: PlanResult) -> list[str]:
         lines.append(_tally(len(result.composite_pod_groups), statuses[SCHEDULED],
                             "CompositePodGroup", statuses))
     pending = pending_pods(result)
-    statuses = Counter(p.status for p in pending)
-    lines.append(_tally(len(pending), statuses[SCHEDULED], "pending pod", statuses))
+    if pending:
+        statuses = Counter(p.status for p in pending)
+        lines.append(_tally(len(pending), statuses[SCHEDULED], "pending pod", statuses))
+    else:
+        lines.append("no pending pods in the input")
     if result.victims:
         lines.append(f"{plural(len(result.victims), 'running pod')} preempted (evicted) by the plan")
     return lines
@@ -66,7 +69,8 @@ def headline_lines(result: PlanResult) -> list[str]:
 
 def verdict(result: PlanResult) -> str:
     if result.feasible:
-        return "Feasible: every pending pod and PodGroup can be scheduled."
+        cost = f", by evicting {plural(len(result.victims), 'running pod')}" if result.victims else ""
+        return f"Feasible: every pending pod and PodGroup can be scheduled{cost}."
     return "Not feasible: some pods or PodGroups stay unschedulable or waiting."
 
 

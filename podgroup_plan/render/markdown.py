@@ -102,7 +102,8 @@ def unscheduled_pods(result: PlanResult) -> list[str]:
     pods = [p for p in common.pending_pods(result) if p.status != SCHEDULED]
     lines = ["### Pods that did not schedule", ""]
     if not pods:
-        return lines + ["Every pending pod was scheduled."]
+        return lines + ["Every pending pod was scheduled." if common.pending_pods(result)
+                        else "No pending pods."]
     shown = pods[:MAX_ROWS]
     evicted_by = common.preemptors(result)
     rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status),

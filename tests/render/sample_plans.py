@@ -98,3 +98,27 @@ def only_preemption() -> PlanResult:
             PodResult("default", "lo", None, "Preempted", node="n1"))
     victims = (VictimResult("default", "lo", "n1", None, 0, Preemptor("Pod", "default", "hi")),)
     return PlanResult(Summary(nodes=1, pods_scheduled=1, pods_preempted=1), pods, victims=victims)
+
+
+def preempted_group() -> PlanResult:
+    """A running gang evicted whole by a higher-priority gang."""
+    evict = "preempted by PodGroup ml/urgent"
+    pods = (PodResult("ml", "old-0", "old", "Preempted", node="node-a"),
+            PodResult("ml", "old-1", "old", "Preempted", node="node-b"),
+            PodResult("ml", "urgent-0", "urgent", "Scheduled", node="node-a"),
+            PodResult("ml", "urgent-1", "urgent", "Scheduled", node="node-b"))
+    groups = (
+        PodGroupResult("ml", "old", "Gang", 2, None, None, 0, 2, "Preempted",
+                       (_cond("True", "Scheduled", ""),
+                        ConditionResult("DisruptionTarget", "True", "PreemptionByScheduler", evict))),
+        PodGroupResult("ml", "urgent", "Gang", 2, None, None, 2, 0, "Scheduled",
+                       (_cond("True", "Scheduled", ""),)),
+    )
+    victims = tuple(VictimResult("ml", f"old-{i}", n, "old", 10, Preemptor("PodGroup", "ml", "urgent"))
+                    for i, n in enumerate(("node-a", "node-b")))
+    return PlanResult(Summary(nodes=2, pods_scheduled=2, pods_preempted=2, pod_groups_scheduled=1),
+                      pods, groups, (), victims)
+
+
+def empty() -> PlanResult:
+    return PlanResult(Summary(nodes=3))

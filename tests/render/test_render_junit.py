@@ -115,3 +115,19 @@ def test_control_characters_do_not_break_the_xml():
     text = render_junit(PlanResult(Summary(nodes=1, pods_unschedulable=1), pods))
     failure = ET.fromstring(text).find(".//failure")
     assert failure.get("message") == "Unschedulable: bad \ufffd byte & <tag>"
+
+
+def test_preempted_group_fails_with_its_disruption_message(schema):
+    text = render_junit(sample_plans.preempted_group())
+    schema.validate(text)
+    got = cases(ET.fromstring(text))
+    failure = got[("PodGroup.ml", "old")].find("failure")
+    assert failure.get("type") == "Preempted"
+    assert failure.get("message") == "Preempted: preempted by PodGroup ml/urgent"
+    assert list(got[("PodGroup.ml", "urgent")]) == []
+
+
+def test_empty_plan_is_valid(schema):
+    text = render_junit(sample_plans.empty())
+    schema.validate(text)
+    assert ET.fromstring(text).get("tests") == "0"

@@ -94,3 +94,10 @@ def test_long_lists_are_cut_with_a_pointer_to_json():
 
 def test_deterministic():
     assert render_markdown(sample_plans.mixed()) == render_markdown(sample_plans.mixed())
+
+
+def test_feasible_with_evictions_says_so():
+    text = render_markdown(sample_plans.preempted_group())
+    assert "Feasible: every pending pod and PodGroup can be scheduled, by evicting 2 running pods." in text
+    assert "| `ml/old` | Gang ≥2 | **Preempted** | 0/2 | preempted by PodGroup ml/urgent<br>evicted from node-a, node-b |" in text
+    assert "No pending pods." in render_markdown(sample_plans.empty())

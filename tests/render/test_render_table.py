@@ -114,3 +114,17 @@ def test_headline_lines_pluralise():
     assert common.plural(2, "PodGroup") == "2 PodGroups"
     assert common.headline_lines(sample_plans.only_preemption()) == [
         "1 of 1 pending pod scheduled", "1 running pod preempted (evicted) by the plan"]
+
+
+def test_preempted_group_says_who_evicted_it_and_from_where():
+    text = render_table(sample_plans.preempted_group())
+    assert "1 of 2 PodGroups scheduled; 1 preempted" in text
+    assert column_text(text, "PodGroups", "Landed on / why not", "ml/old") == \
+        "preempted by PodGroup ml/urgent evicted from node-a, node-b"
+    assert column_text(text, "Pods", "Message", "ml/old-0") == "preempted by PodGroup ml/urgent"
+    assert "2 running pods preempted (evicted) by the plan" in text
+
+
+def test_empty_plan():
+    text = render_table(sample_plans.empty())
+    assert "no pending pods in the input" in text and "Feasible" in text
