@@ -34,47 +34,71 @@ resource order, sqrt) follow the pre-PR `balancedResourceScorer`, which the PR r
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from podgroup_plan.framework.args import NodeResourcesBalancedAllocationArgs
 from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreScorePlugin, ScorePlugin
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.node_resources_fit import go_div, node_score_amounts, pod_score_requests
+from podgroup_plan.plugins.node_resources_fit import node_score_amounts, pod_score_requests
 
 
-def balance_score(requested: np.ndarray, allocatable: np.ndarray) -> np.ndarray:
-    """The pre-PR balancedResourceScorer over nodes: (resources x nodes) -> int64 per node.
+def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+    """The pre-PR balancedResourceScorer over nodes: one requested and one allocatable array
+    per resource -> int64 per node.
 
-    Floating point follows Go's order of operations: fractions in resource order, the mean from
-    their running sum, the sum of squared deviations in resource order, then sqrt."""
-    valid = allocatable > 0
-    k = requested.shape[0]
-    safe = np.where(valid, allocatable, 1).astype(np.float64)
-    frac = np.minimum(requested.astype(np.float64) / safe, 1.0)
-    frac = np.where(valid, frac, 0.0)
-    count = valid.sum(axis=0)
+    Floating point follows Go's order of operations: fractions in resource order (capped at 1,
+    only where allocatable > 0), the mean from their running sum, the sum of squared deviations
+    in resource order, then sqrt; exactly two fractions use |f1 - f2| / 2."""
+    m = len(requested[0]) if len(requested) else 0
+    if len(requested) == 2:
+        return _balance_two(requested, allocatable)
+    valids = [a > 0 for a in allocatable]
+    fracs = []
+    for req, alloc, valid in zip(requested, allocatable, valids):
+        f = np.zeros(m, dtype=np.float64)
+        np.divide(req, alloc, out=f, where=valid)
+        np.minimum(f, 1.0, out=f)
+        fracs.append(f)
+    count = np.zeros(m, dtype=np.int64)
+    for valid in valids:
+        count += valid
+    std = np.zeros(m, dtype=np.float64)
+    if len(fracs) > 2:
+        total = np.zeros(m, dtype=np.float64)
+        for f in fracs:
+            total += f  # adding the 0.0 of a skipped resource changes nothing
+        mean = total / np.maximum(count, 1)
+        squares = np.zeros(m, dtype=np.float64)
+        for f, valid in zip(fracs, valids):
+            d = f - mean
+            squares += np.where(valid, d * d, 0.0)
+        many = np.sqrt(squares / np.maximum(count, 1))
+        # Exactly two present fractions among more configured resources: the first two.
+        first = np.zeros(m, dtype=np.float64)
+        second = np.zeros(m, dtype=np.float64)
+        seen = np.zeros(m, dtype=np.int64)
+        for f, valid in zip(fracs, valids):
+            first = np.where(valid & (seen == 0), f, first)
+            second = np.where(valid & (seen == 1), f, second)
+            seen += valid
+        two = np.abs((first - second) / 2)
+        std = np.where(count == 2, two, np.where(count > 2, many, 0.0))
+    return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
-    total = np.zeros(requested.shape[1], dtype=np.float64)
-    for i in range(k):
-        total = total + frac[i]  # adding the 0.0 of skipped resources changes nothing
-    mean = total / np.maximum(count, 1)
-    squares = np.zeros_like(total)
-    for i in range(k):
-        squares = squares + np.where(valid[i], (frac[i] - mean) * (frac[i] - mean), 0.0)
-    std_many = np.sqrt(squares / np.maximum(count, 1))
 
-    # Exactly two fractions: |f_first - f_second| / 2, the first and second present ones.
-    first = np.zeros_like(total)
-    second = np.zeros_like(total)
-    seen = np.zeros(requested.shape[1], dtype=np.int64)
-    for i in range(k):
-        first = np.where(valid[i] & (seen == 0), frac[i], first)
-        second = np.where(valid[i] & (seen == 1), frac[i], second)
-        seen = seen + valid[i]
-    std_two = np.abs((first - second) / 2)
-
-    std = np.where(count == 2, std_two, np.where(count > 2, std_many, 0.0))
+def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+    """balance_score for the usual two resources: std = |f1 - f2| / 2 where both have
+    allocatable, else 0 (one fraction or none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f0 = requested[0].astype(np.float64) / allocatable[0]
+        f1 = requested[1].astype(np.float64) / allocatable[1]
+        np.minimum(f0, 1.0, out=f0)
+        np.minimum(f1, 1.0, out=f1)
+        std = np.abs((f0 - f1) / 2)
+    std[(allocatable[0] <= 0) | (allocatable[1] <= 0)] = 0.0
     return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
 
@@ -98,8 +122,18 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         pod_req = cs.get("PreScore" + self.name)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=True)
-        alloc, used = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=True)
-        with_pod = balance_score(used + pod_req[:, None], alloc)
-        without_pod = balance_score(used, alloc)
+        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=True)
+        m = len(feasible)
+        if not amounts:
+            return np.full(m, MAX_NODE_SCORE // 2 + MAX_NODE_SCORE // 4, dtype=np.int64)  # 100 vs 100
+        allocs = [alloc for _, alloc, _ in amounts]
+        with_pod = balance_score([used + int(pod_req[i]) for i, _, used in amounts], allocs)
+        without_pod = balance_score([used for _, _, used in amounts], allocs)
+        # Both balances lie in [50, 100] (a standard deviation of fractions in [0, 1] is at
+        # most 0.5), so the numerator is never negative and floor division is Go's division.
         half = MAX_NODE_SCORE // 2
-        return (half + go_div(half + with_pod - without_pod, 2)).astype(np.int64)
+        with_pod += half
+        with_pod -= without_pod
+        with_pod //= 2
+        with_pod += half
+        return with_pod

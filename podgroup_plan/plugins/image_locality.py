@@ -93,5 +93,8 @@ class ImageLocality(ScorePlugin):
         return calculate_priority(sums, len(images))
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
+        table: _ImageTable = self._cache.state_data(state, "images", lambda: _ImageTable(state.nodes))
+        if not table.rows:  # no node reports images: every score is 0
+            return np.zeros(len(feasible), dtype=np.int64)
         images = tuple(normalized_image_name(i) for i in pod.images)
         return self._cache.get(state, images, lambda: self._all_nodes(state, images))[feasible]

@@ -243,18 +243,22 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
         failures: list[NodeFailure] = []
-        rejected = np.zeros(len(view), dtype=bool)
+        rejected: np.ndarray | None = None
         added = self._added_required(state)
         if added is not None:
-            enforced = ~added[view]
+            enforced = ~added.take(view)
             if enforced.any():
                 failures.append(NodeFailure(enforced, (ERR_REASON_ENFORCED,), Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
-                rejected |= enforced
+                rejected = enforced
         if pod.node_selector or _required(pod) is not None:
-            own = ~self._pod_required(state, pod)[view] & ~rejected
+            own = ~self._pod_required(state, pod).take(view)
+            if rejected is not None:
+                own &= ~rejected
             if own.any():
                 failures.append(NodeFailure(own, (ERR_REASON_POD,), Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
-                rejected |= own
+                rejected = own if rejected is None else rejected | own
+        if rejected is None:
+            return FilterVerdict.all_pass(len(view))
         return FilterVerdict(~rejected, failures)
 
     # ----- PreScore / Score ---------------------------------------------------------------

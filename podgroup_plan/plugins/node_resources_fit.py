@@ -129,61 +129,89 @@ def pod_score_requests(pod: Pod, resources: Sequence[ResourceSpec], use_requeste
 
 def node_score_amounts(
     state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool
-) -> tuple[np.ndarray, np.ndarray]:
+) -> list[tuple[int, np.ndarray, np.ndarray]]:
     """calculateResourceAllocatableRequest for every configured resource over `feasible`:
-    (allocatable, requested on the node without the pod), both (resources x nodes). Rows of
-    skipped resources (scalar not requested by the pod, or unknown to the node) are all zero
-    allocatable, which every scorer skips."""
-    k, m = len(resources), len(feasible)
-    alloc = np.zeros((k, m), dtype=np.int64)
-    used = np.zeros((k, m), dtype=np.int64)
+    a list of (resource position, allocatable, requested on the node without the pod) for the
+    resources that take part. Left out, as upstream's (0, 0) entries: a scalar resource the
+    pod does not request, and any name a NodeInfo's allocatable never holds. A node with zero
+    allocatable of a listed resource is skipped by each scorer."""
+    out = []
     for i, spec in enumerate(resources):
         name = spec.name
         if pod_requests[i] == 0 and is_scalar_resource_name(name):
             continue  # scalar resources the pod does not request are not scored
         if name in (CPU, MEMORY):
             row = state.resource_index[name]
-            alloc[i] = state.allocatable[row, feasible]
             if use_requested:
-                used[i] = state.requested[row, feasible]
+                used = state.requested[row].take(feasible)
             else:
-                used[i] = state.non_zero_requested[0 if name == CPU else 1, feasible]
+                used = state.non_zero_requested[0 if name == CPU else 1].take(feasible)
         elif name == EPHEMERAL_STORAGE or is_scalar_resource_name(name):
             row = state.resource_index.get(name)
             if row is None:
                 continue
-            alloc[i] = state.allocatable[row, feasible]
-            used[i] = state.requested[row, feasible]
-        # any other name never appears in a NodeInfo's allocatable: skipped
-    return alloc, used
+            used = state.requested[row].take(feasible)
+        else:
+            continue
+        out.append((i, state.allocatable[row].take(feasible), used))
+    return out
 
 
-def _weights(resources: Sequence[ResourceSpec]) -> np.ndarray:
+def _weights(resources: Sequence[ResourceSpec]) -> list[int]:
     # A weight of 0 is defaulted to 1 by the v1 config defaults.
-    return np.asarray([spec.weight or 1 for spec in resources], dtype=np.int64)[:, None]
+    return [int(spec.weight or 1) for spec in resources]
 
 
-def least_allocated(req: np.ndarray, alloc: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """leastResourceScorer: Σ w·(alloc-req)·100/alloc / Σ w over resources with alloc > 0."""
+def _weighted_mean(terms: list[tuple[np.ndarray, np.ndarray | None, int]], m: int) -> np.ndarray:
+    """Σ w·s / Σ w (integer division) over the resources with allocatable > 0 per node.
+    `valid` None means every node has allocatable of that resource (the common case)."""
+    total = np.zeros(m, dtype=np.int64)
+    if all(valid is None for _, valid, _ in terms):
+        wsum = sum(w for _, _, w in terms)
+        for per, _, w in terms:
+            total += per * w if w != 1 else per
+        return total // wsum if wsum else total
+    wsum = np.zeros(m, dtype=np.int64)
+    for per, valid, w in terms:
+        if valid is None:
+            total += per * w
+            wsum += w
+        else:
+            total += per * valid * w
+            wsum += valid * w
+    return np.where(wsum > 0, total // np.maximum(wsum, 1), 0)
+
+
+def _per_resource(alloc: np.ndarray, numerator: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """numerator·100 / alloc, and the mask of nodes with allocatable (None when all have)."""
+    numerator *= MAX_NODE_SCORE
+    if alloc.min(initial=1) > 0:
+        return numerator // alloc, None
     valid = alloc > 0
-    safe = np.where(valid, alloc, 1)
-    per = np.where(req > alloc, 0, (alloc - req) * MAX_NODE_SCORE // safe)
-    return _weighted_mean(per, valid, weights)
+    return numerator // np.where(valid, alloc, 1), valid
 
 
-def most_allocated(req: np.ndarray, alloc: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """mostResourceScorer: Σ w·min(req,alloc)·100/alloc / Σ w over resources with alloc > 0."""
-    valid = alloc > 0
-    safe = np.where(valid, alloc, 1)
-    per = np.minimum(req, alloc) * MAX_NODE_SCORE // safe
-    return _weighted_mean(per, valid, weights)
+def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: int) -> np.ndarray:
+    """leastResourceScorer: (alloc - req)·100 / alloc, 0 when req > alloc."""
+    terms = []
+    for i, alloc, used in amounts:
+        free = alloc - used
+        free -= int(pod_requests[i])
+        np.maximum(free, 0, out=free)
+        per, valid = _per_resource(alloc, free)
+        terms.append((per, valid, weights[i]))
+    return _weighted_mean(terms, m)
 
 
-def _weighted_mean(per: np.ndarray, valid: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    w = np.where(valid, weights, 0)
-    total = (per * w).sum(axis=0)
-    wsum = w.sum(axis=0)
-    return np.where(wsum > 0, total // np.maximum(wsum, 1), 0).astype(np.int64)
+def most_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: int) -> np.ndarray:
+    """mostResourceScorer: min(req, alloc)·100 / alloc."""
+    terms = []
+    for i, alloc, used in amounts:
+        req = used + int(pod_requests[i])
+        np.minimum(req, alloc, out=req)
+        per, valid = _per_resource(alloc, req)
+        terms.append((per, valid, weights[i]))
+    return _weighted_mean(terms, m)
 
 
 def broken_linear(shape: Sequence[tuple[int, int]], p: np.ndarray) -> np.ndarray:
@@ -208,18 +236,21 @@ def broken_linear(shape: Sequence[tuple[int, int]], p: np.ndarray) -> np.ndarray
 
 
 def requested_to_capacity_ratio(
-    req: np.ndarray, alloc: np.ndarray, weights: np.ndarray, shape: Sequence[tuple[int, int]]
+    amounts, pod_requests: np.ndarray, weights: list[int], m: int, shape: Sequence[tuple[int, int]]
 ) -> np.ndarray:
-    """requestedToCapacityRatioScorer with the shape already scaled to 0..100."""
-    valid = alloc > 0
-    safe = np.where(valid, alloc, 1)
-    util = np.where(req > alloc, MAX_UTILIZATION, req * MAX_UTILIZATION // safe)
-    per = broken_linear(shape, util)
-    take = valid & (per > 0)
-    w = np.where(take, weights, 0)
-    total = (per * w).sum(axis=0)
-    wsum = w.sum(axis=0)
-    return np.where(wsum > 0, _round_div(total, np.maximum(wsum, 1)), 0).astype(np.int64)
+    """requestedToCapacityRatioScorer with the shape already scaled to 0..100: only
+    resources scoring > 0 take part; the mean is rounded half away from zero."""
+    total = np.zeros(m, dtype=np.int64)
+    wsum = np.zeros(m, dtype=np.int64)
+    for i, alloc, used in amounts:
+        valid = alloc > 0
+        req = used + pod_requests[i]
+        util = np.where(req > alloc, MAX_UTILIZATION, req * MAX_UTILIZATION // np.where(valid, alloc, 1))
+        per = broken_linear(shape, util)
+        take = valid & (per > 0)
+        total += per * take * weights[i]
+        wsum += take * weights[i]
+    return np.where(wsum > 0, _round_div(total, np.maximum(wsum, 1)), 0)
 
 
 # ----- the plugin --------------------------------------------------------------------------
@@ -246,7 +277,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         self._ignored_groups = frozenset(self.args.ignored_resource_groups)
         strategy = self.args.scoring_strategy
         self._resources = tuple(strategy.resources)
-        self._weights = _weights(self._resources) if self._resources else np.zeros((0, 1), dtype=np.int64)
+        self._weights = _weights(self._resources)
         self._strategy = strategy.type
         # Shape scores are 0..10 in the config; the scorer works on 0..MaxNodeScore.
         self._shape = tuple(
@@ -287,24 +318,25 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         req: _FitRequest | None = cs.get("PreFilter" + self.name)
         if req is None:
             req = self.fit_request(pod, state)
-        reasons = [REASON_TOO_MANY_PODS]
-        masks = [state.pod_count[view] + 1 > state.allowed_pods[view]]
-        unresolvable = np.zeros(len(view), dtype=bool)
-        if len(req.rows):
-            alloc = state.allocatable[req.rows][:, view]
-            used = state.requested[req.rows][:, view]
-            want = req.amounts[:, None]
-            short = want > alloc - used
-            over_capacity = short & (want > alloc)
-            for i, name in enumerate(req.names):
-                reasons.append(f"Insufficient {name}")
-                masks.append(short[i])
-            unresolvable = over_capacity.any(axis=0)
-        matrix = np.vstack(masks)
-        rejected = matrix.any(axis=0)
+        # Fast path first (most nodes fit): one comparison per requested resource.
+        too_many = state.pod_count.take(view) >= state.allowed_pods.take(view)  # count + 1 > allowed
+        rejected = too_many.copy()
+        shorts: list[np.ndarray] = []
+        allocs: list[np.ndarray] = []
+        for row, amount in zip(req.rows.tolist(), req.amounts.tolist()):
+            alloc = state.allocatable[row].take(view)
+            short = amount > alloc - state.requested[row].take(view)
+            shorts.append(short)
+            allocs.append(alloc)
+            rejected |= short
         if not rejected.any():
             return FilterVerdict.all_pass(len(view))
-        return FilterVerdict(~rejected, _group_failures(matrix, unresolvable, rejected, reasons))
+        # Some nodes fail: their reasons, and whether a request exceeds a whole allocatable.
+        unresolvable = np.zeros(len(view), dtype=bool)
+        for short, alloc, amount in zip(shorts, allocs, req.amounts.tolist()):
+            unresolvable |= short & (amount > alloc)
+        reasons = [REASON_TOO_MANY_PODS] + [f"Insufficient {name}" for name in req.names]
+        return FilterVerdict(~rejected, _group_failures([too_many] + shorts, unresolvable, rejected, reasons))
 
     # ----- PreScore / Score ---------------------------------------------------------------
 
@@ -313,36 +345,45 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return SUCCESS
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
-        if not self._resources:
-            return np.zeros(len(feasible), dtype=np.int64)
+        m = len(feasible)
+        if not self._resources:  # upstream: Error "resources not found"; validation forbids it
+            return np.zeros(m, dtype=np.int64)
         pod_req = cs.get("PreScore" + self.name)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=False)
-        alloc, used = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)
-        req = used + pod_req[:, None]
+        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)
         if self._strategy == LEAST_ALLOCATED:
-            return least_allocated(req, alloc, self._weights)
+            return least_allocated(amounts, pod_req, self._weights, m)
         if self._strategy == MOST_ALLOCATED:
-            return most_allocated(req, alloc, self._weights)
+            return most_allocated(amounts, pod_req, self._weights, m)
         if not self._shape:
-            return np.zeros(len(feasible), dtype=np.int64)
-        return requested_to_capacity_ratio(req, alloc, self._weights, self._shape)
+            return np.zeros(m, dtype=np.int64)
+        return requested_to_capacity_ratio(amounts, pod_req, self._weights, m, self._shape)
 
 
 def _group_failures(
-    matrix: np.ndarray, unresolvable: np.ndarray, rejected: np.ndarray, reasons: list[str]
+    masks: list[np.ndarray], unresolvable: np.ndarray, rejected: np.ndarray, reasons: list[str]
 ) -> list[NodeFailure]:
     """One NodeFailure per distinct (reasons, code) combination among the rejected nodes, so
-    that every node carries exactly its own status (all its reasons, one code)."""
-    patterns = np.vstack([matrix, unresolvable[None, :]])[:, rejected]
-    unique, inverse = np.unique(patterns.T, axis=0, return_inverse=True)
+    that every node carries exactly its own status (all its reasons, one code). Combinations
+    are encoded as bit patterns (reason i -> bit i, unresolvable -> the next bit)."""
+    idx = np.flatnonzero(rejected)
+    if len(masks) + 1 <= 62:
+        code = unresolvable[idx].astype(np.int64) << len(masks)
+        for i, mask in enumerate(masks):
+            code |= mask[idx].astype(np.int64) << i
+        uniques, inverse = np.unique(code, return_inverse=True)
+        patterns = [[bool((int(u) >> i) & 1) for i in range(len(masks) + 1)] for u in uniques]
+    else:  # more resources than bits: compare whole columns (slow, never seen in practice)
+        columns = np.vstack([m[idx] for m in masks] + [unresolvable[idx]]).T
+        uniq, inverse = np.unique(columns, axis=0, return_inverse=True)
+        patterns = [list(map(bool, row)) for row in uniq]
     inverse = np.asarray(inverse).reshape(-1)
-    rejected_idx = np.flatnonzero(rejected)
     out = []
-    for g, pattern in enumerate(unique):
+    for g, pattern in enumerate(patterns):
         mask = np.zeros(len(rejected), dtype=bool)
-        mask[rejected_idx[inverse == g]] = True
-        why = tuple(reasons[i] for i in range(len(reasons)) if pattern[i])
-        code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if pattern[-1] else Code.UNSCHEDULABLE
-        out.append(NodeFailure(mask, why, code))
+        mask[idx[inverse == g]] = True
+        why = tuple(reasons[i] for i in range(len(masks)) if pattern[i])
+        status_code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if pattern[-1] else Code.UNSCHEDULABLE
+        out.append(NodeFailure(mask, why, status_code))
     return out

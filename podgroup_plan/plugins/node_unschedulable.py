@@ -46,6 +46,8 @@ class NodeUnschedulable(FilterPlugin):
         )
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
+        if not self._cache.state_data(state, "any_cordoned", lambda: bool(self._cordoned(state).any())):
+            return FilterVerdict.all_pass(len(view))
         gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
         tolerated = self._cache.get(
             state, (pod.tolerations, gate), lambda: tolerations_tolerate(pod.tolerations, _UNSCHEDULABLE_TAINT, gate)

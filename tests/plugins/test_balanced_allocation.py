@@ -41,7 +41,8 @@ CPU_MEM_GPU = NodeResourcesBalancedAllocationArgs(
     ],
 )
 def test_balance_score_matches_upstream_pre_pr_expectations(requested, allocatable, want):
-    got = balance_score(np.array(requested, dtype=np.int64)[:, None], np.array(allocatable, dtype=np.int64)[:, None])
+    got = balance_score([np.array([r], dtype=np.int64) for r in requested],
+                        [np.array([a], dtype=np.int64) for a in allocatable])
     assert got.tolist() == [want]
 
 
