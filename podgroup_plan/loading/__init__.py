@@ -10,8 +10,10 @@ end, and only the files that have problems are parsed a second time for field li
 """
 from __future__ import annotations
 
+import gc
 from collections import Counter, defaultdict
-from typing import Sequence
+from contextlib import contextmanager
+from typing import Iterator, Sequence
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading.decode import Decoded, decode_documents
@@ -34,10 +36,24 @@ SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
 def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterInput:
     """Read, check, decode and validate every object under `paths` (`-` is stdin; its text
     may be passed as `stdin_text`). Raises InputError listing every problem."""
-    docs, problems = read_documents(paths, stdin_text)
-    decoded, ignored, issues = check_and_decode(docs, complete=not problems)
+    with _no_gc():
+        docs, problems = read_documents(paths, stdin_text)
+        decoded, ignored, issues = check_and_decode(docs, complete=not problems)
     raise_problems(problems, issues, stdin_text)
     return decoded.cluster_input(ignored)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    # Loading allocates hundreds of thousands of dicts and lists that all stay alive; the cyclic
+    # collector would walk them again and again for nothing (a third of the load time).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def load_scheduler_config(path: str, stdin_text: str | None = None) -> dict:

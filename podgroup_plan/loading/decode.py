@@ -55,7 +55,7 @@ from podgroup_plan.model.objects import (
     WeightedPodAffinityTerm,
     Workload,
 )
-from podgroup_plan.model.quantity import parse_quantity, quantity_value
+from podgroup_plan.model.quantity import parse_quantity
 from podgroup_plan.model.selectors import (
     LabelSelector,
     LabelSelectorRequirement,
@@ -73,8 +73,9 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace b
 
 # kube-scheduler's defaults for containers that request no cpu / memory (scoring only):
 # `pkg/scheduler/util` DefaultMilliCPURequest = 100m, DefaultMemoryRequest = 200Mi.
-NON_ZERO_CPU = Fraction(1, 10)
-NON_ZERO_MEMORY = Fraction(200 * 1024 * 1024)
+# In nano-units, as decode sums amounts (see `amount`).
+NON_ZERO_CPU = 100 * 10**6
+NON_ZERO_MEMORY = 200 * 1024 * 1024 * 10**9
 
 # PriorityClasses every cluster has (`pkg/apis/scheduling` SystemPriorityClasses); pods in
 # kube-system name them without the input having to list them.
@@ -236,30 +237,55 @@ def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
 # --- quantities and requests -------------------------------------------------------------------
 
 
-def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str, Fraction]:
-    """A ResourceList as exact Fractions; invalid or negative amounts are reported and dropped."""
-    out: dict[str, Fraction] = {}
+# Amounts are kept in nano-units while they are summed: exact integers for every suffix down to
+# `n` (Fraction only for rarer, finer amounts such as 1e-12), and integer arithmetic is many times
+# faster than Fraction's. Rounding to scheduler units happens once, on the pod's total.
+NANO = 10**9
+_AMOUNTS: dict = {}  # quantity as written -> nano amount; the same few texts recur in every pod
+
+
+def amount(raw: str | int | float) -> int | Fraction:
+    """A quantity in nano-units (exact). Raises ValueError as `parse_quantity` does."""
+    if raw.__class__ is not bool:  # True == 1 as a dict key; never a quantity
+        known = _AMOUNTS.get(raw)
+        if known is not None:
+            return known
+    q = parse_quantity(raw) * NANO
+    value = q.numerator if q.denominator == 1 else q
+    if len(_AMOUNTS) < 100_000:
+        _AMOUNTS[raw] = value
+    return value
+
+
+def in_units(values: Mapping[str, int | Fraction]) -> dict[str, int]:
+    """Nano amounts -> scheduler units (millicores for cpu, whole units else), rounded up as
+    `Quantity.MilliValue()` / `Value()` round."""
+    return {name: unit(name, a) for name, a in values.items()}
+
+
+def unit(name: str, a: int | Fraction) -> int:
+    return -(-a // 1_000_000) if name == CPU else -(-a // NANO)
+
+
+def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str, int | Fraction]:
+    """A ResourceList in nano-units; invalid or negative amounts are reported and dropped."""
+    out: dict[str, int | Fraction] = {}
     if not values:
         return out
     for name, raw in values.items():
         try:
-            q = parse_quantity(raw)
+            a = amount(raw)
         except ValueError as e:
             report(path + (name,), str(e))
             continue
-        if q < 0:
+        if a < 0:
             report(path + (name,), f"must be greater than or equal to 0, got {raw}")
             continue
-        out[name] = q
+        out[name] = a
     return out
 
 
-def in_units(values: Mapping[str, Fraction]) -> dict[str, int]:
-    """Exact amounts -> scheduler units (millicores for cpu, whole units else), rounded up."""
-    return {name: quantity_value(name, q) for name, q in values.items()}
-
-
-def container_requests(container: Mapping, path: tuple, report: Report) -> dict[str, Fraction]:
+def container_requests(container: Mapping, path: tuple, report: Report) -> dict[str, int | Fraction]:
     """A container's requests after apiserver defaulting: a resource with a limit but no
     request requests its limit. A request above its limit is reported, as validation does."""
     resources = container.get("resources") or {}
@@ -291,19 +317,19 @@ def _max(into: dict, values: Mapping) -> None:
 
 
 def aggregate_requests(
-    regular: list[Mapping[str, Fraction]], init: list[tuple[Mapping[str, Fraction], bool]]
-) -> dict[str, Fraction]:
+    regular: list[Mapping[str, int | Fraction]], init: list[tuple[Mapping[str, int | Fraction], bool]]
+) -> dict[str, int | Fraction]:
     """`resource.AggregateContainerRequests`: the pod's peak request.
 
     Regular containers and sidecars (init containers with restartPolicy Always) run together;
     each init container runs alone beside the sidecars started before it. The pod needs the
     larger of the two peaks, per resource.
     """
-    total: dict[str, Fraction] = {}
+    total: dict[str, int | Fraction] = {}
     for r in regular:
         _add(total, r)
-    sidecars: dict[str, Fraction] = {}
-    init_peak: dict[str, Fraction] = {}
+    sidecars: dict[str, int | Fraction] = {}
+    init_peak: dict[str, int | Fraction] = {}
     for requests, is_sidecar in init:
         if is_sidecar:
             _add(total, requests)
@@ -317,7 +343,7 @@ def aggregate_requests(
     return total
 
 
-def _with_non_zero(requests: Mapping[str, Fraction]) -> dict[str, Fraction]:
+def _with_non_zero(requests: Mapping[str, int | Fraction]) -> dict[str, int | Fraction]:
     # `NonMissingContainerRequests`: a missing (not a zero) cpu/memory request counts as the default.
     return {CPU: requests.get(CPU, NON_ZERO_CPU), MEMORY: requests.get(MEMORY, NON_ZERO_MEMORY)}
 
@@ -328,32 +354,39 @@ def pod_requests(spec: Mapping, report: Report) -> tuple[dict[str, int], int, in
         container_requests(c, ("spec", "containers", i), report)
         for i, c in enumerate(spec["containers"])
     ]
-    init = [
-        (container_requests(c, ("spec", "initContainers", i), report),
-         c.get("restartPolicy") == "Always")
-        for i, c in enumerate(spec.get("initContainers") or ())
-    ]
-    total = aggregate_requests(regular, init)
-    non_zero = aggregate_requests(
-        [_with_non_zero(r) for r in regular], [(_with_non_zero(r), s) for r, s in init]
-    )
-    pod_level = spec.get("resources")
-    if pod_level:
+    init_containers = spec.get("initContainers")
+    if init_containers:
+        init = [
+            (container_requests(c, ("spec", "initContainers", i), report),
+             c.get("restartPolicy") == "Always")
+            for i, c in enumerate(init_containers)
+        ]
+        total = aggregate_requests(regular, init)
+        non_zero = aggregate_requests(
+            [_with_non_zero(r) for r in regular], [(_with_non_zero(r), s) for r, s in init]
+        )
+    else:  # the common case: a plain sum
+        total = dict(regular[0]) if len(regular) == 1 else aggregate_requests(regular, [])
+        non_zero = {
+            CPU: sum(r.get(CPU, NON_ZERO_CPU) for r in regular),
+            MEMORY: sum(r.get(MEMORY, NON_ZERO_MEMORY) for r in regular),
+        }
+    if spec.get("resources"):
         # Pod-level resources (spec.resources) replace the containers' sum where they are set.
         level = container_requests(spec, ("spec",), report)
         for name in _POD_LEVEL_RESOURCES:
             if name in level:
                 total[name] = non_zero[name] = level[name]
-        for name, q in level.items():
+        for name, a in level.items():
             if name.startswith("hugepages-"):
-                total[name] = q
+                total[name] = a
     overhead = spec.get("overhead")
     if overhead:
         extra = quantities(overhead, ("spec", "overhead"), report)
         _add(total, extra)
         _add(non_zero, {k: v for k, v in extra.items() if k in (CPU, MEMORY)})
     requests = {name: v for name, v in in_units(total).items() if v}
-    return requests, quantity_value(CPU, non_zero[CPU]), quantity_value(MEMORY, non_zero[MEMORY])
+    return requests, unit(CPU, non_zero[CPU]), unit(MEMORY, non_zero[MEMORY])
 
 
 # --- selectors, affinity, tolerations ----------------------------------------------------------
