@@ -214,7 +214,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         super().__init__(args if args is not None else InterPodAffinityArgs(), handle)
         self._ns_map = self.handle.namespace_labels
         self._ns_token = namespace_labels_token(self._ns_map)
-        self._caches: "weakref.WeakKeyDictionary[ClusterState, dict]" = weakref.WeakKeyDictionary()
+        self._caches: "weakref.WeakKeyDictionary[ClusterState, tuple[int, dict]]" = weakref.WeakKeyDictionary()
 
     # ----- helpers ---------------------------------------------------------------------------
 
@@ -266,13 +266,14 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def _pre_filter_state(self, pod: Pod, state: "ClusterState") -> _PreFilterState | None:
         """None when upstream's PreFilter returns Skip: no existing pod's required anti-affinity
         matches the pod and the pod has no required terms."""
-        cache = self._caches.get(state)
-        if cache is None:
-            cache = self._caches[state] = {}
+        # Results by pod signature, valid for one state version (dropped on any change).
+        memo = self._caches.get(state)
+        if memo is None or memo[0] != state.version:
+            memo = self._caches[state] = (state.version, {})
+        cache = memo[1]
         key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity)
-        hit = cache.get(key)
-        if hit is not None and hit[0] == state.version:
-            return hit[1]
+        if key in cache:
+            return cache[key]
 
         a = pod.affinity
         affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
@@ -319,7 +320,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                 if (sums > 0).any():
                     anti.append(_Domains(codes, sums > 0))
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
-        cache[key] = (state.version, result)
+        cache[key] = result
         return result
 
     @staticmethod

@@ -9,11 +9,13 @@ selector is `plugins/helper/spread.go` (DefaultSelector).
 Shape. Everything per node is a numpy column over *all* nodes of the cluster state: upstream's
 PreFilter and PreScore count pods on every node of the snapshot (`NodeInfos().List()`, not the
 placement), so the view only decides which rows Filter answers for. The number of placed pods
-matching a (namespaces, selector) on each node lives in a `state.index` (`PodMatchCounts`) kept
-current on every assume/forget/rollback; a pod's PreFilter is then a `bincount` of those counts
-by the constraint's domain codes (`state.label_column`). Per-pod results are cached by pod
-signature and `state.version`, so the pods of a gang evaluated against an unchanged state share
-one computation.
+matching a (namespaces, selector) on each node lives in one `state.index` (`PodMatchCounts`)
+kept current on every assume/forget/rollback; a selector seen for the first time is counted
+from the placed pods grouped by label set, not by replaying every pod. A pod's PreFilter is
+then a `bincount` of those counts by the constraint's domain codes (`state.label_column`):
+array work over nodes. Per-pod results are memoised by pod signature for the current
+`state.version` (pods of a gang evaluated against an unchanged state share one computation);
+node eligibility (labels, node affinity, taints) is static and memoised per state.
 
 This module also holds the small pieces InterPodAffinity shares (`PodMatchCounts`,
 `namespace_labels`, `label_selector_matches`).
@@ -100,81 +102,92 @@ def namespace_labels(ns_map: Mapping[str, Mapping[str, str]], namespace: str) ->
 Clause = tuple[frozenset, LabelSelector | None, LabelSelector]
 
 
-class _PodClasses:
-    """All placed pods grouped by (namespace, labels): node -> count per class. Lets a new
-    selector index be primed by testing each distinct label set once instead of every pod."""
+class _Counter:
+    """Per node, the number of placed pods matching every clause of a selector."""
 
-    KEY = ("podgroup_plan.plugins", "pod-classes")
+    __slots__ = ("clauses", "counts", "_ns_map", "_ns_memo")
+
+    def __init__(self, n: int, clauses: tuple[Clause, ...], ns_map: Mapping):
+        self.clauses = clauses
+        self.counts = np.zeros(n, dtype=np.int64)
+        self._ns_map = ns_map
+        self._ns_memo: dict[tuple[int, str], bool] = {}
+
+    def matches(self, namespace: str, labels: Mapping[str, str]) -> bool:
+        for i, (names, ns_selector, selector) in enumerate(self.clauses):
+            if namespace not in names:
+                if ns_selector is None:
+                    return False
+                hit = self._ns_memo.get((i, namespace))
+                if hit is None:
+                    hit = ns_selector.matches(namespace_labels(self._ns_map, namespace))
+                    self._ns_memo[(i, namespace)] = hit
+                if not hit:
+                    return False
+            if not selector.matches(labels):
+                return False
+        return True
+
+
+class PodMatchCounts:
+    """`state.index` (one per cluster state): per-node counts of placed pods matching a set of
+    clauses, for every clause set asked for so far, kept current on assume/forget/rollback.
+
+    Placed pods are also grouped by (namespace, labels), so a clause set asked for the first
+    time is counted by testing each distinct label set once, O(label sets), instead of
+    replaying every pod (a separate `state.index` per selector would replay all pods on
+    creation). On a pod change only the counters that can match its namespace are tested."""
+
+    KEY = ("podgroup_plan.plugins", "pod-match-counts")
 
     def __init__(self, state: "ClusterState"):
-        self.classes: dict[tuple, list] = {}
+        self.n = state.n
+        self.classes: dict[tuple, list] = {}  # (namespace, labels) -> [namespace, labels, {node: count}]
+        self.counters: dict[tuple, _Counter] = {}
+        # Counters whose clauses only name namespaces, by namespace; the rest are always tested.
+        self._by_namespace: dict[str, list[_Counter]] = {}
+        self._any_namespace: list[_Counter] = []
 
     def add(self, pod: Pod, node: int) -> None:
+        self._update(pod, node, 1)
+
+    def remove(self, pod: Pod, node: int) -> None:
+        self._update(pod, node, -1)
+
+    def _update(self, pod: Pod, node: int, delta: int) -> None:
         key = (pod.namespace, frozenset(pod.labels.items()))
         entry = self.classes.get(key)
         if entry is None:
             entry = self.classes[key] = [pod.namespace, pod.labels, {}]
         nodes = entry[2]
-        nodes[node] = nodes.get(node, 0) + 1
-
-    def remove(self, pod: Pod, node: int) -> None:
-        nodes = self.classes[(pod.namespace, frozenset(pod.labels.items()))][2]
-        left = nodes[node] - 1
+        left = nodes.get(node, 0) + delta
         if left:
             nodes[node] = left
         else:
-            del nodes[node]
+            nodes.pop(node, None)
+        for counter in self._by_namespace.get(pod.namespace, ()):
+            if counter.matches(pod.namespace, pod.labels):
+                counter.counts[node] += delta
+        for counter in self._any_namespace:
+            if counter.matches(pod.namespace, pod.labels):
+                counter.counts[node] += delta
 
-
-class PodMatchCounts:
-    """`state.index`: per node, the number of placed pods matching every clause.
-
-    Built from `_PodClasses` (one selector test per distinct label set); the per-pod replay that
-    `state.index` does right after the factory returns is recognised by pod key and skipped, so
-    a new selector costs O(label classes), not O(pods)."""
-
-    def __init__(self, state: "ClusterState", clauses: tuple[Clause, ...], ns_map: Mapping):
-        self.clauses = clauses
-        self._ns_map = ns_map
-        self._ns_memo: dict[tuple[int, str], bool] = {}
-        self.counts = np.zeros(state.n, dtype=np.int64)
-        classes = state.index(_PodClasses.KEY, _PodClasses)
-        for namespace, labels, nodes in classes.classes.values():
-            if nodes and self.matches_labels(namespace, labels):
-                for node, count in nodes.items():
-                    self.counts[node] += count
-        # Pods already counted; state.index replays exactly these through add() next.
-        self._primed: set = set(state.pod_node) if state.pod_node else set()
-
-    def _ns_ok(self, i: int, names: frozenset, ns_selector: LabelSelector | None, namespace: str) -> bool:
-        if namespace in names:
-            return True
-        if ns_selector is None:
-            return False
-        memo_key = (i, namespace)
-        hit = self._ns_memo.get(memo_key)
-        if hit is None:
-            hit = ns_selector.matches(namespace_labels(self._ns_map, namespace))
-            self._ns_memo[memo_key] = hit
-        return hit
-
-    def matches_labels(self, namespace: str, labels: Mapping[str, str]) -> bool:
-        for i, (names, ns_selector, selector) in enumerate(self.clauses):
-            if not self._ns_ok(i, names, ns_selector, namespace) or not selector.matches(labels):
-                return False
-        return True
-
-    def add(self, pod: Pod, node: int) -> None:
-        if self._primed and pod.key in self._primed:
-            self._primed.discard(pod.key)
-            return
-        if self.matches_labels(pod.namespace, pod.labels):
-            self.counts[node] += 1
-
-    def remove(self, pod: Pod, node: int) -> None:
-        self._primed.discard(pod.key)
-        if self.matches_labels(pod.namespace, pod.labels):
-            self.counts[node] -= 1
+    def counts(self, clauses: tuple[Clause, ...], ns_map: Mapping, token: object) -> np.ndarray:
+        key = (clauses, token)
+        counter = self.counters.get(key)
+        if counter is None:
+            counter = self.counters[key] = _Counter(self.n, clauses, ns_map)
+            for namespace, labels, nodes in self.classes.values():
+                if nodes and counter.matches(namespace, labels):
+                    for node, count in nodes.items():
+                        counter.counts[node] += count
+            if all(ns_selector is None for _, ns_selector, _ in clauses):
+                names = frozenset.intersection(*(c[0] for c in clauses))
+                for namespace in names:
+                    self._by_namespace.setdefault(namespace, []).append(counter)
+            else:
+                self._any_namespace.append(counter)
+        return counter.counts
 
 
 def namespace_labels_token(ns_map: Mapping[str, Mapping[str, str]]) -> tuple:
@@ -188,17 +201,16 @@ def pod_match_counts(
     ns_map: Mapping | None = None,
     ns_token: tuple | None = None,
 ) -> np.ndarray:
-    """Live per-node counts (do not modify) of placed pods matching all `clauses`.
-    `ns_token` (namespace_labels_token(ns_map)) is needed only when a clause has a
+    """Live per-node counts (do not modify) of placed pods matching all `clauses` (at least
+    one). `ns_token` (namespace_labels_token(ns_map)) is needed only when a clause has a
     namespaceSelector; pass it precomputed to avoid rebuilding it per call."""
     ns_map = ns_map or {}
     token = None
     if any(c[1] is not None for c in clauses):
-        # namespaceSelector results depend on namespace labels: key the index on them too.
+        # namespaceSelector results depend on namespace labels: key the counter on them too.
         token = ns_token if ns_token is not None else namespace_labels_token(ns_map)
-    key = ("podgroup_plan.plugins", "pod-match-counts", clauses, token)
-    index = state.index(key, lambda s: PodMatchCounts(s, clauses, ns_map))
-    return index.counts  # type: ignore[attr-defined]
+    index = state.index(PodMatchCounts.KEY, PodMatchCounts)
+    return index.counts(clauses, ns_map, token)  # type: ignore[attr-defined]
 
 
 def go_log(x: float) -> float:
@@ -328,7 +340,10 @@ class _StateCache:
         self.affinity: dict[tuple, np.ndarray | None] = {}
         self.taints: dict[tuple, np.ndarray] = {}
         self.has_keys: dict[tuple[str, ...], np.ndarray] = {}
-        self.pre_filter: dict[tuple, tuple[int, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]]] = {}
+        # PreFilter data by pod signature, valid for one state version only (dropped on change,
+        # so the memo never outgrows the pods evaluated between two cluster changes).
+        self.pre_filter_version = -1
+        self.pre_filter: dict[tuple, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
 
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
@@ -502,10 +517,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         key = (pod.namespace, constraints, tuple(sorted(pod.node_selector.items())),
                pod.affinity.node_required if pod.affinity is not None else None,
                pod.tolerations if any(c.honor_node_taints for c in constraints) else None)
-        hit = cache.pre_filter.get(key)
-        if hit is not None and hit[0] == state.version:
-            data = hit[1]
-        else:
+        if cache.pre_filter_version != state.version:
+            cache.pre_filter_version = state.version
+            cache.pre_filter = {}
+        data = cache.pre_filter.get(key)
+        if data is None:
             data = []
             for c, eligible in zip(constraints, self._eligible(state, pod, constraints, True)):
                 codes, values = state.label_column(c.topology_key)
@@ -523,7 +539,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 if domains < c.min_domains:
                     min_match = 0
                 data.append((codes, sums, present, min_match))
-            cache.pre_filter[key] = (state.version, data)
+            cache.pre_filter[key] = data
         counts_out = [
             _ConstraintCounts(codes, sums, present, min_match,
                               1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
