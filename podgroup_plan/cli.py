@@ -480,12 +480,9 @@ def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
         from rich.console import Console
 
         from podgroup_plan.render.diff_table import renderables
+        from podgroup_plan.render.table import print_parts
 
-        console = Console(highlight=False)
-        for i, part in enumerate(renderables(document, label_a, label_b)):
-            if i:
-                console.print()
-            console.print(part)
+        print_parts(renderables(document, label_a, label_b), Console(highlight=False))
         return
     else:
         from podgroup_plan.render.diff_table import render_diff_table

@@ -67,6 +67,28 @@ def headline_lines(result: PlanResult) -> list[str]:
     return lines
 
 
+SUMMARY_COLUMNS = ("Scheduled", "Unschedulable", "Waiting", "Preempted")
+
+
+def summary_rows(result: PlanResult) -> list[tuple[str, int, int, int, int]]:
+    """The contract's summary as two rows (pods, PodGroups) under SUMMARY_COLUMNS."""
+    s = result.summary
+    groups_preempted = sum(1 for g in result.pod_groups if g.status == PREEMPTED)
+    return [("Pods", s.pods_scheduled, s.pods_unschedulable, s.pods_waiting, s.pods_preempted),
+            ("PodGroups", s.pod_groups_scheduled, s.pod_groups_unschedulable, s.pod_groups_waiting,
+             groups_preempted)]
+
+
+def policy_text(policy: str, count: int, unit: str = "") -> str:
+    """`Gang ≥4` (the gang's minimum), or the policy name for Basic."""
+    return f"Gang ≥{count}{unit}" if policy == "Gang" else policy
+
+
+def running_text(group: PodGroupResult) -> str:
+    """`3/4`: member pods running after the plan, of all its members."""
+    return f"{group.scheduled_pods}/{group.scheduled_pods + group.pending_pods}"
+
+
 def verdict(result: PlanResult) -> str:
     if result.feasible:
         cost = f", by evicting {plural(len(result.victims), 'running pod')}" if result.victims else ""

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 from podgroup_plan import KUBERNETES_VERSION
 from podgroup_plan.render import common
 from podgroup_plan.render.common import DASH, ref
-from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult
+from podgroup_plan.result import SCHEDULED, PlanResult
 
 MAX_ROWS = 100
 
@@ -62,15 +62,8 @@ def heading(result: PlanResult) -> list[str]:
 
 
 def summary(result: PlanResult) -> list[str]:
-    s = result.summary
-    groups_preempted = sum(1 for g in result.pod_groups if g.status == PREEMPTED)
-    return ["### Summary", ""] + table(
-        ["", "Scheduled", "Unschedulable", "Waiting", "Preempted"],
-        [["Pods", s.pods_scheduled, s.pods_unschedulable, s.pods_waiting, s.pods_preempted],
-         ["PodGroups", s.pod_groups_scheduled, s.pod_groups_unschedulable, s.pod_groups_waiting,
-          groups_preempted]],
-        align="lrrrr",
-    )
+    return ["### Summary", ""] + table(["", *common.SUMMARY_COLUMNS], common.summary_rows(result),
+                                       align="lrrrr")
 
 
 def pod_groups(result: PlanResult) -> list[str]:
@@ -79,9 +72,8 @@ def pod_groups(result: PlanResult) -> list[str]:
     rows = []
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        policy = f"Gang ≥{g.min_count}" if g.policy == "Gang" else g.policy
-        rows.append([code(ref(g.namespace, g.name)), policy, status(g.status),
-                     f"{g.scheduled_pods}/{g.scheduled_pods + g.pending_pods}",
+        rows.append([code(ref(g.namespace, g.name)), common.policy_text(g.policy, g.min_count),
+                     status(g.status), common.running_text(g),
                      cell(common.outcome_text(g, mine))])
     lines = ["### PodGroups", ""] + table(
         ["PodGroup", "Policy", "Status", "Running", "Landed on / why not"], rows, align="lllrl")
@@ -91,7 +83,7 @@ def pod_groups(result: PlanResult) -> list[str]:
 def composites(result: PlanResult) -> list[str]:
     rows = []
     for c in result.composite_pod_groups:
-        policy = f"Gang ≥{c.min_group_count} groups" if c.policy == "Gang" else c.policy
+        policy = common.policy_text(c.policy, c.min_group_count, " groups")
         rows.append([code(ref(c.namespace, c.name)), cell(c.parent), policy, status(c.status),
                      cell(common.composite_outcome(c))])
     return ["### CompositePodGroups", ""] + table(

@@ -72,16 +72,12 @@ def header(result: PlanResult) -> RenderableType:
 
 
 def summary_table(result: PlanResult) -> Table:
-    s = result.summary
     t = new_table("Summary")
     t.add_column("")
-    for name in ("Scheduled", "Unschedulable", "Waiting", "Preempted"):
+    for name in common.SUMMARY_COLUMNS:
         t.add_column(name, justify="right")
-    t.add_row("Pods", str(s.pods_scheduled), str(s.pods_unschedulable), str(s.pods_waiting),
-              str(s.pods_preempted))
-    groups_preempted = sum(1 for g in result.pod_groups if g.status == "Preempted")
-    t.add_row("PodGroups", str(s.pod_groups_scheduled), str(s.pod_groups_unschedulable),
-              str(s.pod_groups_waiting), str(groups_preempted))
+    for label, *counts in common.summary_rows(result):
+        t.add_row(label, *(str(n) for n in counts))
     return t
 
 
@@ -107,9 +103,8 @@ def pod_groups_table(result: PlanResult) -> Table:
     t.add_column("Landed on / why not", overflow="fold", ratio=1, min_width=24)
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        policy = f"Gang ≥{g.min_count}" if g.policy == "Gang" else g.policy
-        running = f"{g.scheduled_pods}/{g.scheduled_pods + g.pending_pods}"
-        t.add_row(Text(ref(g.namespace, g.name)), policy, status_text(g.status), running,
+        t.add_row(Text(ref(g.namespace, g.name)), common.policy_text(g.policy, g.min_count),
+                  status_text(g.status), common.running_text(g),
                   Text(common.outcome_text(g, mine)))
     return t
 
@@ -122,7 +117,7 @@ def composite_table(result: PlanResult) -> Table:
     t.add_column("Status", no_wrap=True)
     t.add_column("Landed on / why not", overflow="fold", ratio=1, min_width=20)
     for c in result.composite_pod_groups:
-        policy = f"Gang ≥{c.min_group_count} groups" if c.policy == "Gang" else c.policy
+        policy = common.policy_text(c.policy, c.min_group_count, " groups")
         t.add_row(Text(ref(c.namespace, c.name)), _cell(c.parent), policy, status_text(c.status),
                   Text(common.composite_outcome(c)))
     return t
@@ -197,11 +192,16 @@ def renderables(result: PlanResult, max_pod_rows: int = MAX_POD_ROWS) -> list[Re
     return parts
 
 
-def print_result(result: PlanResult, console: Console) -> None:
-    for i, part in enumerate(renderables(result)):
+def print_parts(parts: list[RenderableType], console: Console) -> None:
+    """Print renderables one after another, a blank line between them."""
+    for i, part in enumerate(parts):
         if i:
             console.print()
         console.print(part)
+
+
+def print_result(result: PlanResult, console: Console) -> None:
+    print_parts(renderables(result), console)
 
 
 def render_text(parts: list[RenderableType], *, width: int = 100, color: bool = False) -> str:
@@ -210,10 +210,7 @@ def render_text(parts: list[RenderableType], *, width: int = 100, color: bool = 
     console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
                       color_system="standard" if color else None, highlight=False,
                       emoji=False, legacy_windows=False)
-    for i, part in enumerate(parts):
-        if i:
-            console.print()
-        console.print(part)
+    print_parts(parts, console)
     text = buffer.getvalue()
     if not color:  # rich pads table cells; a file or a CI log is better without the padding
         text = "\n".join(line.rstrip() for line in text.split("\n"))

@@ -10,7 +10,7 @@ from podgroup_plan.diff import diff_plans
 from podgroup_plan.render.diff_markdown import render_diff_markdown
 from podgroup_plan.render.diff_table import headline, render_diff_table
 from podgroup_plan.render.json_yaml import render_json
-from podgroup_plan.result import PlanResult, PodGroupResult, PodResult, Preemptor, Summary, VictimResult
+from podgroup_plan.result import PlanResult, PodResult, Preemptor, VictimResult
 
 
 def plan_b() -> PlanResult:
