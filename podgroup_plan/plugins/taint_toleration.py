@@ -5,9 +5,10 @@ verified against upstream's `taint_toleration_test.go` and the package AGENTS.md
 
 * Filter: a node with at least one NoSchedule or NoExecute taint that no toleration of the pod
   tolerates is rejected with `UnschedulableAndUnresolvable` and the reason
-  `node(s) had untolerated taint(s)`. (Releases up to about 1.32 said
-  `node(s) had untolerated taint {key: value}`; the newest code and tests use the fixed text,
-  which keeps the FitError histogram from splitting per taint.)
+  `node(s) had untolerated taint(s)`. (Older releases said
+  `node(s) had untolerated taint {key: value}`, and before that
+  `node(s) had taints that the pod didn't tolerate`; the newest code and its tests use the
+  fixed text, which keeps the FitError histogram from splitting per taint.)
 * PreScore: keeps the tolerations with an empty effect or PreferNoSchedule; never skips.
 * Score: the number of the node's PreferNoSchedule taints that those tolerations do not tolerate
   (duplicate taints count twice, as upstream iterates `node.Spec.Taints`).
