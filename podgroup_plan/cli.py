@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 import click
 import typer
@@ -37,6 +37,9 @@ from podgroup_plan.result import (
     WAITING,
     PlanResult,
 )
+
+if TYPE_CHECKING:
+    from podgroup_plan.model.objects import ClusterInput
 
 # Exit codes (spec/contract.md).
 EXIT_OK = 0
@@ -190,7 +193,7 @@ def diff(
         cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
         # A without --config-a is the built-in default profile, not a config in the manifests.
         cluster_a = cluster if config_a is not None else _without_config(cluster)
-        if getattr(cluster, "scheduler_config", None) is not None:
+        if cluster.scheduler_config is not None:
             typer.echo("podgroup-plan: the KubeSchedulerConfiguration among the manifests is not "
                        "used by diff: A is " + ("--config-a" if config_a else
                                                "the built-in default profile") +
@@ -256,7 +259,7 @@ def _read_stdin(paths: list[str]) -> str | None:
 
 
 def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None
-          ) -> tuple[Any, list[Mapping | None], dict[str, bool] | None]:
+          ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
     """Read the manifests, each configuration file (None: no file) and the feature gates;
     every problem of all of them in one InputError."""
     from podgroup_plan import loading
@@ -283,27 +286,23 @@ def _parse_gates(text: str | None) -> dict[str, bool] | None:
     return parse_feature_gates(text)
 
 
-def _without_config(cluster: Any) -> Any:
-    if getattr(cluster, "scheduler_config", None) is None:
+def _without_config(cluster: ClusterInput) -> ClusterInput:
+    if cluster.scheduler_config is None:
         return cluster
     return dataclasses.replace(cluster, scheduler_config=None)
 
 
-def _check_config(cluster: Any, config: Mapping | None, gates: Mapping[str, bool] | None) -> None:
+def _check_config(cluster: ClusterInput, config: Mapping | None,
+                  gates: Mapping[str, bool] | None) -> None:
     """Build the profiles as `plan()` would, so that `validate` rejects what `simulate` would."""
-    from podgroup_plan.framework import config as framework_config
+    from podgroup_plan.framework.config import build_profiles
 
-    build = getattr(framework_config, "build_profiles", None)
-    if build is None:  # pragma: no cover - the engine always has it; guard for partial checkouts
-        return
-    defaults = getattr(framework_config, "FEATURE_GATES_DEFAULTS", {})
-    effective = config if config is not None else cluster.scheduler_config
-    build(effective, {**defaults, **(gates or {})})
+    build_profiles(config if config is not None else cluster.scheduler_config, gates or {})
 
 
 # --- planning -----------------------------------------------------------------------------------
 
-def _plan(cluster: Any, config: Mapping | None, gates: Mapping[str, bool] | None,
+def _plan(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
           label: str = "Planning") -> PlanResult:
     from podgroup_plan.plan import plan
 
