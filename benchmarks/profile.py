@@ -2,7 +2,7 @@
 
     python -m benchmarks.profile basic-5k-10k [--pods 2000] [--what plan|load] [--top 30] [--out FILE.prof]
 
-`--pods N` (or `--gangs N`) shrinks the pending work while keeping the node count, so a profile
+`--pods N` (or `--gangs N`, `--running N`) shrinks the pending work while keeping the node count, so a profile
 of a slow engine finishes quickly and still shows the per-pod costs at full cluster size.
 cProfile slows Python-heavy code more than numpy-heavy code: read its tottime column for where
 Python time goes, and compare the wall time printed first (unprofiled) with the profiled one.
@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--what", choices=("plan", "load"), default="plan")
     ap.add_argument("--pods", type=int, help="pending plain pods (default: the case's)")
     ap.add_argument("--gangs", type=int, help="gangs (default: the case's)")
+    ap.add_argument("--running", type=int, help="running pods (default: the case's)")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--sort", default="tottime", choices=("tottime", "cumulative"))
     ap.add_argument("--out", help="save the cProfile stats here (open with snakeviz / pstats)")
@@ -35,10 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     case = ALL[args.case]
-    if args.pods is not None or args.gangs is not None:
-        case = replace(case, name=f"{case.name}-p{args.pods}-g{args.gangs}",
+    if args.pods is not None or args.gangs is not None or args.running is not None:
+        case = replace(case, name=f"{case.name}-p{args.pods}-g{args.gangs}-r{args.running}",
                        pending_pods=case.pending_pods if args.pods is None else args.pods,
-                       gangs=case.gangs if args.gangs is None else args.gangs)
+                       gangs=case.gangs if args.gangs is None else args.gangs,
+                       running_pods=case.running_pods if args.running is None else args.running)
 
     if args.what == "load":
         from podgroup_plan.loading import load_input
