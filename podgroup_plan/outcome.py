@@ -35,11 +35,16 @@ class Recorder:
         self.group_outcome: dict[tuple[str, str], tuple[str, str]] = {}
         self.group_ever_scheduled: set[tuple[str, str]] = set()
         self.waiting_groups: dict[tuple[str, str], str] = {}
+        self.ignored_groups: set[tuple[str, str]] = set()
 
     # ----- what happened -----------------------------------------------------------------
 
     def ignored(self, pod: Pod) -> None:
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, IGNORED)
+
+    def ignored_group(self, key: tuple[str, str]) -> None:
+        """Every pending member has a schedulerName no profile serves: no cycle will run."""
+        self.ignored_groups.add(key)
 
     def waiting(self, pods: list[Pod], group: PodGroup | None, message: str) -> None:
         for pod in pods:
@@ -115,6 +120,8 @@ class Recorder:
             status = SCHEDULED
         elif outcome is not None:
             status = UNSCHEDULABLE
+        elif group.key in self.ignored_groups:
+            status = IGNORED
         elif group.key in self.waiting_groups or pending:
             status = WAITING
         else:
@@ -171,6 +178,8 @@ class Recorder:
         notes: set[str] = set()
         tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
+            if g.key not in self.group_outcome:
+                continue  # never scheduled by this plan: nothing was planned without the constraint
             if g.topology_key and tas:
                 notes.add(
                     f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} was not "

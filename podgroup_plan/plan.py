@@ -113,12 +113,20 @@ def _build_queue(cluster, pending, running, frameworks, gates, record) -> list[E
 
     gang = GangScheduling()
     for key in sorted(members):
-        pods = sorted(members[key], key=_pod_order)
         group = groups.get(key)
-        if all(p.scheduler_name not in frameworks for p in pods):
-            for pod in pods:  # no profile of ours would ever see these pods
+        # kube-scheduler only ever queues pods whose schedulerName matches one of its profiles
+        # (frameworkForPodGroup relies on it): foreign pods are Ignored and neither pass the
+        # gate's pod count nor take part in the group's validation.
+        ours = []
+        for pod in members[key]:
+            if pod.scheduler_name in frameworks:
+                ours.append(pod)
+            else:
                 record.ignored(pod)
+        if not ours:
+            record.ignored_group(key)
             continue
+        pods = sorted(ours, key=_pod_order)
         gate = gang.pre_enqueue(group, key[1], len(pods) + running_count.get(key, 0))
         if not gate.is_success():
             record.waiting(pods, group, gate.message)
