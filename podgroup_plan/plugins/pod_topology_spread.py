@@ -217,8 +217,8 @@ def go_log(x: float) -> float:
     """Go's math.Log (the FreeBSD msun algorithm Go implements, evaluated without fused
     multiply-add as on amd64). Python's math.log can differ in the last bit, and upstream's
     spreading score rounds `count * log(domains + 2)`."""
-    if x <= 0 or math.isinf(x) or math.isnan(x):
-        return math.log(x) if x > 0 else (float("-inf") if x == 0 else float("nan"))
+    if not (x > 0 and math.isfinite(x)):
+        return float("-inf") if x == 0 else (x if x > 0 else float("nan"))  # +Inf, NaN
     f1, ki = math.frexp(x)
     if f1 < math.sqrt(2) / 2:
         f1 *= 2

@@ -532,3 +532,171 @@ def test_raw_scores_sum_topology_weights():
     assert pl.pre_score(cs, incoming, state, state.all_nodes).is_success()
     # China: 2 S1 pods * 8 = 16; az1: one S2 pod * -5
     assert pl.score(cs, incoming, state, state.all_nodes).tolist() == [16 - 5, 16, -5]
+
+
+# ------------------------------------------------------------------------------------------
+# Property: the vectorised plugin agrees with a per-pod transcription of upstream's
+# filtering.go (topology-pair maps) and scoring.go on random small clusters.
+# ------------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from podgroup_plan.plugins.inter_pod_affinity import resolve_term
+
+_TOPO = ["zone", "region", HOST, "missing"]
+_NS = ["default", "subteam1.team1", "subteam1.team2"]
+
+
+@st.composite
+def pa_terms(draw):
+    key = draw(st.sampled_from(["app", "tier"]))
+    op = draw(st.sampled_from(["In", "NotIn", "Exists"]))
+    reqs = (R(key, op, *(("a",) if op != "Exists" else ())),)
+    selector = None if draw(st.integers(0, 7)) == 0 else LabelSelector(match_expressions=reqs)
+    namespaces = tuple(draw(st.lists(st.sampled_from(_NS), max_size=2, unique=True)))
+    ns_selector = draw(st.sampled_from([None, None, TEAM1, LabelSelector()]))
+    match_keys = draw(st.sampled_from([(), ("tier",)]))
+    mismatch_keys = draw(st.sampled_from([(), ("app",)]))
+    return PodAffinityTerm(selector, draw(st.sampled_from(_TOPO)), namespaces, ns_selector, match_keys, mismatch_keys)
+
+
+@st.composite
+def affinities(draw):
+    if draw(st.integers(0, 2)) == 0:
+        return None
+    return aff(draw(st.lists(pa_terms(), max_size=2)), draw(st.lists(pa_terms(), max_size=2)),
+               [W(draw(st.integers(1, 10)), t) for t in draw(st.lists(pa_terms(), max_size=2))],
+               [W(draw(st.integers(1, 10)), t) for t in draw(st.lists(pa_terms(), max_size=2))])
+
+
+@st.composite
+def pod_labels(draw):
+    labels = {}
+    if draw(st.booleans()):
+        labels["app"] = draw(st.sampled_from(["a", "b"]))
+    if draw(st.booleans()):
+        labels["tier"] = draw(st.sampled_from(["a", "b"]))
+    return labels
+
+
+@st.composite
+def affinity_clusters(draw):
+    n = draw(st.integers(1, 5))
+    node_list = []
+    for i in range(n):
+        labels = {}
+        if draw(st.integers(0, 3)):
+            labels["zone"] = draw(st.sampled_from(["z1", "z2"]))
+        if draw(st.booleans()):
+            labels["region"] = draw(st.sampled_from(["r1", "r2"]))
+        if draw(st.integers(0, 4)):
+            labels[HOST] = f"n{i}"
+        node_list.append(make_node(f"n{i}", labels=labels))
+    existing = [pod(f"e{j}", draw(pod_labels()), f"n{draw(st.integers(0, n - 1))}", ns=draw(st.sampled_from(_NS)),
+                    affinity=draw(affinities()))
+                for j in range(draw(st.integers(0, 10)))]
+    incoming = pod("p", draw(pod_labels()), ns=draw(st.sampled_from(_NS)), affinity=draw(affinities()))
+    return node_list, existing, incoming
+
+
+def _terms(p, kind):
+    a = p.affinity
+    if a is None:
+        return []
+    if kind == "req":
+        return [(resolve_term(p, t), 0) for t in a.pod_affinity_required]
+    if kind == "anti":
+        return [(resolve_term(p, t), 0) for t in a.pod_anti_affinity_required]
+    if kind == "pref":
+        return [(resolve_term(p, w.term), w.weight) for w in a.pod_affinity_preferred]
+    return [(resolve_term(p, w.term), w.weight) for w in a.pod_anti_affinity_preferred]
+
+
+def ref_filter(incoming, node_list, existing):
+    by_name = {n.name: n for n in node_list}
+    m, am, xm = {}, {}, {}
+    aff_terms = [t for t, _ in _terms(incoming, "req")]
+    anti_terms = [t for t, _ in _terms(incoming, "anti")]
+    for e in existing:
+        node = by_name[e.node_name]
+        for t, _ in _terms(e, "anti"):
+            if t.matches(incoming, NAMESPACES) and t.topology_key in node.labels:
+                key = (t.topology_key, node.labels[t.topology_key])
+                m[key] = m.get(key, 0) + 1
+        if aff_terms and all(t.matches(e, NAMESPACES) for t in aff_terms):
+            for t in aff_terms:
+                if t.topology_key in node.labels:
+                    key = (t.topology_key, node.labels[t.topology_key])
+                    am[key] = am.get(key, 0) + 1
+        for t in anti_terms:
+            if t.matches(e, NAMESPACES) and t.topology_key in node.labels:
+                key = (t.topology_key, node.labels[t.topology_key])
+                xm[key] = xm.get(key, 0) + 1
+    if not m and not aff_terms and not anti_terms:
+        return "skip"
+    out = []
+    for node in sorted(node_list, key=lambda n: n.name):
+        status = None
+        if aff_terms:
+            exist, ok = True, True
+            for t in aff_terms:
+                if t.topology_key not in node.labels:
+                    ok = False
+                    break
+                if am.get((t.topology_key, node.labels[t.topology_key]), 0) <= 0:
+                    exist = False
+            if ok and not exist:
+                ok = not am and all(t.matches(incoming, NAMESPACES) for t in aff_terms)
+            if not ok:
+                status = AFF
+        if status is None and any(t.topology_key in node.labels and
+                                  xm.get((t.topology_key, node.labels[t.topology_key]), 0) > 0 for t in anti_terms):
+            status = ANTI
+        if status is None and any(m.get(kv, 0) > 0 for kv in node.labels.items()):
+            status = EXIST
+        out.append(status)
+    return out
+
+
+def ref_score(incoming, node_list, existing, args):
+    by_name = {n.name: n for n in node_list}
+    pref, pref_anti = _terms(incoming, "pref"), _terms(incoming, "prefanti")
+    if args.ignore_preferred_terms_of_existing_pods and not pref and not pref_anti:
+        return "skip"
+    score = {}
+
+    def process(t, weight, target, node, sign):
+        if t.matches(target, NAMESPACES) and t.topology_key in node.labels:
+            per_key = score.setdefault(t.topology_key, {})
+            v = node.labels[t.topology_key]
+            per_key[v] = per_key.get(v, 0) + weight * sign
+
+    for e in existing:
+        node = by_name[e.node_name]
+        for t, w in pref:
+            process(t, w, e, node, 1)
+        for t, w in pref_anti:
+            process(t, w, e, node, -1)
+        if args.hard_pod_affinity_weight > 0:
+            for t, _ in _terms(e, "req"):
+                process(t, args.hard_pod_affinity_weight, incoming, node, 1)
+        for t, w in _terms(e, "pref"):
+            process(t, w, incoming, node, 1)
+        for t, w in _terms(e, "prefanti"):
+            process(t, w, incoming, node, -1)
+    if not score:
+        return "skip"
+    raw = [sum(vals.get(n.labels[k], 0) for k, vals in score.items() if k in n.labels)
+           for n in sorted(node_list, key=lambda n: n.name)]
+    mn, mx = min(raw), max(raw)
+    return [int(100.0 * (float(s - mn) / float(mx - mn))) if mx > mn else 0 for s in raw]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(affinity_clusters(), st.integers(0, 2), st.booleans())
+def test_matches_reference_implementation(cluster, hard, ignore_existing):
+    node_list, existing, incoming = cluster
+    assert run_filter(incoming, node_list, existing) == ref_filter(incoming, node_list, existing)
+    args = InterPodAffinityArgs(hard_pod_affinity_weight=hard, ignore_preferred_terms_of_existing_pods=ignore_existing)
+    assert run_score(incoming, existing, node_list, args) == ref_score(incoming, node_list, existing, args)

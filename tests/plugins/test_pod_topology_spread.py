@@ -31,7 +31,6 @@ from podgroup_plan.plugins.pod_topology_spread import (
     DO_NOT_SCHEDULE,
     ERR_REASON_CONSTRAINTS_NOT_MATCH,
     ERR_REASON_NODE_LABEL_NOT_MATCH,
-    MAX_INT32,
     PRE_FILTER_KEY,
     SCHEDULE_ANYWAY,
     PodTopologySpread,
@@ -497,11 +496,6 @@ def test_min_domains_with_no_domain_treats_minimum_as_zero():
     assert filter_codes(pod, FOUR, pods("a:3")) == {n.name: OK for n in FOUR}
 
 
-def test_critical_path_without_min_domains_override():
-    """criticalPaths[0] starts at MaxInt32; only minDomains (>= 1) brings it to 0 without domains."""
-    assert MAX_INT32 == 2147483647
-
-
 # ------------------------------------------------------------------------------------------
 # Scoring (TestPreScoreSkip, TestPodTopologySpreadScore)
 # ------------------------------------------------------------------------------------------
@@ -533,11 +527,6 @@ def test_pre_score_skip_default_constraints_and_a_replicaset_that_doesnt_match()
     args = PodTopologySpreadArgs(default_constraints=(sc(2, "planet", SA, None),), defaulting_type=LIST_DEFAULTING)
     handle = Handle(spread_selectors=(SpreadSelector("ReplicaSet", "default", "rs1", exists("tar")),))
     assert scores(pod, [N("node-a", planet="mars")], [], args=args, handle=handle) == "skip"
-
-
-def hp(spec, key_prefix="node-"):
-    """'a:2,b:1' -> pods labelled foo on node-a x2, node-b x1."""
-    return pods(spec)
 
 
 NODES_4H = [NH("node-a"), NH("node-b"), NH("node-c"), NH("node-d")]
@@ -736,3 +725,184 @@ def test_go_log_matches_the_algorithm_go_uses():
     for x in (2.0, 3.0, 4.0, 5.0, 6.0, 1002.0):
         assert abs(go_log(x) - math.log(x)) <= math.ulp(math.log(x))
     assert go_log(1.0) == 0.0
+
+
+# ------------------------------------------------------------------------------------------
+# Property: the vectorised plugin agrees with a per-node, per-pod transcription of upstream's
+# filtering.go / scoring.go on random small clusters.
+# ------------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from podgroup_plan.plugins.pod_topology_spread import LABEL_HOSTNAME
+
+_KEYS = ["zone", "rack", LABEL_HOSTNAME]
+_SELECTORS = [FOO, BAR, None, LabelSelector(), labels_sel(bar="a")]
+
+
+@st.composite
+def clusters(draw):
+    n = draw(st.integers(1, 6))
+    nodes = []
+    for i in range(n):
+        labels = {}
+        if draw(st.booleans()) or i == 0:
+            labels["zone"] = draw(st.sampled_from(["z1", "z2", ""]))
+        if draw(st.booleans()):
+            labels["rack"] = draw(st.sampled_from(["r1", "r2"]))
+        if draw(st.integers(0, 4)):
+            labels[LABEL_HOSTNAME] = f"n{i}"
+        if draw(st.booleans()):
+            labels["disk"] = "ssd"
+        taints = [UNSCHEDULABLE_TAINT] if draw(st.integers(0, 3)) == 0 else []
+        nodes.append(make_node(f"n{i}", labels=labels, taints=taints))
+    existing = []
+    for j in range(draw(st.integers(0, 14))):
+        labels = {}
+        if draw(st.booleans()):
+            labels["foo"] = ""
+        if draw(st.booleans()):
+            labels["bar"] = draw(st.sampled_from(["a", "b"]))
+        ns = draw(st.sampled_from(["default", "default", "other"]))
+        existing.append(make_pod(f"e{j}", ns, labels=labels, node_name=f"n{draw(st.integers(0, n - 1))}"))
+    return nodes, existing
+
+
+@st.composite
+def spread_pods(draw):
+    constraints = []
+    for _ in range(draw(st.integers(0, 3))):
+        constraints.append(sc(
+            draw(st.integers(1, 2)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from([DNS, SA])),
+            draw(st.sampled_from(_SELECTORS)), draw(st.sampled_from([None, 1, 2, 3])),
+            draw(st.sampled_from(["Honor", "Ignore"])), draw(st.sampled_from(["Honor", "Ignore"])),
+            draw(st.sampled_from([(), ("bar",)])),
+        ))
+    labels = {}
+    if draw(st.booleans()):
+        labels["foo"] = ""
+    if draw(st.booleans()):
+        labels["bar"] = draw(st.sampled_from(["a", "b"]))
+    node_selector = {"disk": "ssd"} if draw(st.integers(0, 3)) == 0 else None
+    tolerations = (Toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule"),) \
+        if draw(st.booleans()) else ()
+    return make_pod("p", labels=labels, node_selector=node_selector, tolerations=tolerations,
+                    topology_spread_constraints=tuple(constraints),
+                    owner_references=(OwnerReference("ReplicaSet", "rs", True),))
+
+
+def _ref_count(node, existing, pod, selector):
+    if selector is None or selector.is_empty:
+        return 0
+    return sum(1 for e in existing if e.node_name == node.name and e.namespace == pod.namespace
+               and selector.matches(e.labels))
+
+
+def _ref_included(c, pod, node):
+    if c.honor_node_affinity:
+        if any(node.labels.get(k) != v for k, v in pod.node_selector.items()):
+            return False
+    if c.honor_node_taints:
+        for t in node.taints:
+            if t.effect in ("NoSchedule", "NoExecute") and not any(x.tolerates(t) for x in pod.tolerations):
+                return False
+    return True
+
+
+def ref_filter(pl, pod, nodes, existing):
+    cons = pl.constraints(pod, DNS)
+    if not cons:
+        return "skip"
+    tp = [dict() for _ in cons]
+    for node in nodes:
+        if not all(c.topology_key in node.labels for c in cons):
+            continue
+        for i, c in enumerate(cons):
+            if _ref_included(c, pod, node):
+                v = node.labels[c.topology_key]
+                tp[i][v] = tp[i].get(v, 0) + _ref_count(node, existing, pod, c.selector)
+    out = {}
+    for node in nodes:
+        status = OK
+        for i, c in enumerate(cons):
+            if c.topology_key not in node.labels:
+                status = UU
+                break
+            m = min(tp[i].values()) if tp[i] else 2**31 - 1
+            if len(tp[i]) < c.min_domains:
+                m = 0
+            self_match = 1 if c.selector is not None and c.selector.matches(pod.labels) else 0
+            if tp[i].get(node.labels[c.topology_key], 0) + self_match - m > c.max_skew:
+                status = U
+                break
+        out[node.name] = status
+    return out
+
+
+def ref_scores(pl, pod, nodes, existing, feasible_names):
+    cons = pl.constraints(pod, SA)
+    if not cons:
+        return "skip"
+    feasible = [n for n in nodes if n.name in feasible_names]
+    require_all = bool(pod.topology_spread_constraints) or not pl._system_defaulted
+    ignored = {n.name for n in feasible if require_all and not all(c.topology_key in n.labels for c in cons)}
+    tv = [dict() for _ in cons]
+    for n in feasible:
+        if n.name in ignored:
+            continue
+        for i, c in enumerate(cons):
+            if c.topology_key != LABEL_HOSTNAME:
+                tv[i].setdefault(n.labels.get(c.topology_key, ""), 0)
+    weights = [go_log(float((len(feasible) - len(ignored)) if c.topology_key == LABEL_HOSTNAME else len(tv[i])) + 2)
+               for i, c in enumerate(cons)]
+    for n in nodes:
+        if require_all and not all(c.topology_key in n.labels for c in cons):
+            continue
+        for i, c in enumerate(cons):
+            if not _ref_included(c, pod, n):
+                continue
+            v = n.labels.get(c.topology_key, "")
+            if v in tv[i]:
+                tv[i][v] += _ref_count(n, existing, pod, c.selector)
+    raw = {}
+    for n in feasible:
+        if n.name in ignored:
+            raw[n.name] = 0
+            continue
+        s = 0.0
+        for i, c in enumerate(cons):
+            if c.topology_key in n.labels:
+                cnt = (_ref_count(n, existing, pod, c.selector) if c.topology_key == LABEL_HOSTNAME
+                       else tv[i][n.labels[c.topology_key]])
+                s += float(cnt) * weights[i] + float(c.max_skew - 1)
+        raw[n.name] = int(go_round(np.array([s]))[0])
+    kept = [raw[n] for n in raw if n not in ignored]
+    if not kept:
+        return {n: 0 for n in raw}
+    mx, mn = max(kept), min(kept)
+    return {n: 0 if n in ignored else (100 if mx == 0 else 100 * (mx + mn - s) // mx) for n, s in raw.items()}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters(), spread_pods(), st.sampled_from([SYSTEM_DEFAULTING, LIST_DEFAULTING]), st.data())
+def test_matches_reference_implementation(cluster, pod, defaulting, data):
+    nodes, existing = cluster
+    args = PodTopologySpreadArgs(defaulting_type=defaulting,
+                                 default_constraints=() if defaulting == SYSTEM_DEFAULTING
+                                 else (sc(1, "zone", DNS, None), sc(2, "rack", SA, None)))
+    handle = Handle(spread_selectors=(SpreadSelector("ReplicaSet", "default", "rs", FOO),))
+    pl = PodTopologySpread(args, handle)
+    state = make_state(nodes, existing)
+    placed = [e for e in existing if e.node_name in state.node_index]
+    cs = CycleState()
+    result = pl.pre_filter(cs, pod, state, state.all_nodes)
+    want = ref_filter(pl, pod, nodes, placed)
+    if want == "skip":
+        assert result.status.is_skip()
+    else:
+        got = node_statuses(pl.filter(cs, pod, state, state.all_nodes), state)
+        assert {k: OK if v is None else v[0] for k, v in got.items()} == want
+    names = data.draw(st.sets(st.sampled_from([n.name for n in nodes]), min_size=1))
+    assert scores(pod, [n for n in nodes if n.name in names], placed,
+                  [n for n in nodes if n.name not in names], args, handle) == ref_scores(pl, pod, nodes, placed, names)
