@@ -112,9 +112,10 @@ def nodes_of(pods: list[PodResult], status: str = SCHEDULED) -> list[tuple[str, 
 
 
 def format_nodes(nodes: list[tuple[str, int]], limit: int = 6) -> str:
+    """`node-a ×2, node-b`; past `limit` nodes, `16 nodes: node-a, node-b, … +14 more`."""
     parts = [node if n == 1 else f"{node} ×{n}" for node, n in nodes[:limit]]
     if len(nodes) > limit:
-        parts.append(f"… +{len(nodes) - limit} more")
+        return f"{len(nodes)} nodes: " + ", ".join(parts) + f", … +{len(nodes) - limit} more"
     return ", ".join(parts)
 
 
@@ -127,26 +128,33 @@ def placement_text(group: PodGroupResult) -> str | None:
     return group.placement
 
 
-def landed_text(group: PodGroupResult, members: list[PodResult]) -> str:
-    """Where a group's pods run after the plan: its topology domain, then its new nodes."""
+def landed_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
+    """Where a group's pods run after the plan: its topology domain, then the nodes of the pods
+    this plan placed (or, for an evicted group, evicted)."""
     parts = []
     placement = placement_text(group)
     if placement:
         parts.append(placement)
     status = PREEMPTED if group.status == PREEMPTED else SCHEDULED
-    nodes = format_nodes(nodes_of(members, status))
+    nodes = nodes_of(members, status)
     if nodes:
-        parts.append(("evicted from " if status == PREEMPTED else "nodes: ") + nodes)
+        text = format_nodes(nodes, node_limit)
+        if status == PREEMPTED:
+            parts.append("evicted from " + text)
+        else:
+            parts.append(text if len(nodes) > node_limit else "nodes: " + text)
+    elif status == SCHEDULED and group.pending_pods == 0 and not members:
+        parts.append("already running")
     return "\n".join(parts) if parts else DASH
 
 
-def outcome_text(group: PodGroupResult, members: list[PodResult]) -> str:
-    """One cell that says where a Scheduled group landed, or why any other group did not."""
+def outcome_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
+    """Where a Scheduled group landed, or why any other group did not."""
     if group.status == SCHEDULED:
-        return landed_text(group, members)
+        return landed_text(group, members, node_limit)
     detail = group_detail(group, members)
     if group.status == PREEMPTED:
-        landed = landed_text(group, members)
+        landed = landed_text(group, members, node_limit)
         return "\n".join(x for x in (detail, landed if landed != DASH else None) if x) or DASH
     return detail or DASH
 

@@ -7,9 +7,11 @@ message is shown in full, wrapped, never cut.
 from __future__ import annotations
 
 import io
+from typing import Any, Callable
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -45,7 +47,7 @@ def _cell(value: str | None) -> Text:
 
 
 def new_table(title: str, caption: str | None = None, expand: bool = False) -> Table:
-    """A borderless table; `expand` lets the ratio columns (messages) share the full width."""
+    """A borderless table under a bold title."""
     return Table(
         title=title,
         title_justify="left",
@@ -81,75 +83,110 @@ def summary_table(result: PlanResult) -> Table:
     return t
 
 
+def _capped(items: list, what: str, scheduled: Callable[[Any], bool], limit: int
+            ) -> tuple[list, str | None]:
+    """All items when at most `limit`; else those not scheduled (at most MAX_LISTED), with a
+    caption that says what was left out."""
+    if len(items) <= limit:
+        return items, None
+    hidden = sum(1 for x in items if scheduled(x))
+    kept = [x for x in items if not scheduled(x)]
+    notes = [f"{common.plural(hidden, 'scheduled ' + what)} not listed"]
+    if len(kept) > MAX_LISTED:
+        notes.append(f"{len(kept) - MAX_LISTED} more not listed")
+        kept = kept[:MAX_LISTED]
+    return kept, "; ".join(notes) + f". -o json lists every {what}."
+
+
+def _with_detail(name: str, detail: str | None) -> RenderableType:
+    """A name with its detail (where it landed, or why not) indented on the lines below: the
+    first column takes the width the short columns leave, so messages wrap but are never cut."""
+    if not detail or detail == DASH:
+        return Text(name, overflow="fold")
+    return Group(Text(name, overflow="fold"), Padding(Text(detail, overflow="fold"), (0, 0, 0, 2)))
+
+
 def pod_groups_table(result: PlanResult) -> Table:
-    """Every PodGroup with where it landed or why not; past `MAX_LISTED` groups, only those
-    that are not Scheduled."""
+    """Every PodGroup; under its name, where it landed or, if it did not, why."""
     members = common.group_members(result)
-    groups = list(result.pod_groups)
-    caption = None
-    if len(groups) > MAX_LISTED:
-        hidden = sum(1 for g in groups if g.status == SCHEDULED)
-        groups = [g for g in groups if g.status != SCHEDULED]
-        notes = [f"{common.plural(hidden, 'scheduled PodGroup')} not listed"]
-        if len(groups) > MAX_LISTED:
-            notes.append(f"{len(groups) - MAX_LISTED} more not listed")
-            groups = groups[:MAX_LISTED]
-        caption = "; ".join(notes) + ". -o json lists every group."
-    t = new_table("PodGroups", caption, expand=True)
-    t.add_column("PodGroup", overflow="fold", min_width=12)
+    groups, caption = _capped(list(result.pod_groups), "PodGroup",
+                              lambda g: g.status == SCHEDULED, MAX_LISTED)
+    t = new_table("PodGroups (where each landed, or why not)", caption)
+    t.add_column("PodGroup", ratio=1)
     t.add_column("Policy", no_wrap=True)
     t.add_column("Status", no_wrap=True)
     t.add_column("Running", justify="right", no_wrap=True)
-    t.add_column("Landed on / why not", overflow="fold", ratio=1, min_width=24)
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        t.add_row(Text(ref(g.namespace, g.name)), common.policy_text(g.policy, g.min_count),
-                  status_text(g.status), common.running_text(g),
-                  Text(common.outcome_text(g, mine)))
+        t.add_row(_with_detail(ref(g.namespace, g.name), common.outcome_text(g, mine, node_limit=3)),
+                  common.policy_text(g.policy, g.min_count), status_text(g.status),
+                  common.running_text(g))
     return t
 
 
 def composite_table(result: PlanResult) -> Table:
-    t = new_table("CompositePodGroups", expand=True)
-    t.add_column("CompositePodGroup", overflow="fold", min_width=12)
+    t = new_table("CompositePodGroups (where each landed, or why not)")
+    t.add_column("CompositePodGroup", ratio=1)
     t.add_column("Parent", overflow="fold")
     t.add_column("Policy", no_wrap=True)
     t.add_column("Status", no_wrap=True)
-    t.add_column("Landed on / why not", overflow="fold", ratio=1, min_width=20)
     for c in result.composite_pod_groups:
         policy = common.policy_text(c.policy, c.min_group_count, " groups")
-        t.add_row(Text(ref(c.namespace, c.name)), _cell(c.parent), policy, status_text(c.status),
-                  Text(common.composite_outcome(c)))
+        t.add_row(_with_detail(ref(c.namespace, c.name), common.composite_outcome(c)),
+                  _cell(c.parent), policy, status_text(c.status))
     return t
 
 
 def pods_table(result: PlanResult, max_rows: int = MAX_POD_ROWS) -> Table:
-    """Every reported pod; when there are more than `max_rows`, only those that did not
-    schedule (at most `MAX_LISTED`), so that a big plan stays readable."""
-    pods = list(result.pods)
-    caption = None
-    if len(pods) > max_rows:
-        hidden = sum(1 for p in pods if p.status == SCHEDULED)
-        pods = [p for p in pods if p.status != SCHEDULED]
-        notes = [f"{common.plural(hidden, 'scheduled pod')} not listed (see the PodGroups table)"]
-        if len(pods) > MAX_LISTED:
-            notes.append(f"{len(pods) - MAX_LISTED} more that did not schedule not listed")
-            pods = pods[:MAX_LISTED]
-        caption = "; ".join(notes) + ". -o json lists every pod."
-    t = new_table("Pods", caption, expand=any(p.message for p in pods))
-    t.add_column("Pod", overflow="fold", min_width=12)
-    t.add_column("PodGroup", overflow="fold")
+    """Every reported pod and its node; past `max_rows` pods, only those that did not schedule.
+    Messages are listed under the table (`reasons_block`), where they have the full width."""
+    pods, caption = _capped(list(result.pods), "pod", lambda p: p.status == SCHEDULED, max_rows)
+    t = new_table("Pods", caption)
+    t.add_column("Pod", overflow="fold", no_wrap=True)
+    t.add_column("PodGroup", overflow="fold", no_wrap=True)
     t.add_column("Status", no_wrap=True)
     t.add_column("Node", overflow="fold")
-    t.add_column("Message", overflow="fold", ratio=1, min_width=20)
-    evicted_by = common.preemptors(result)
+    nominated = any(p.nominated_node for p in pods)
+    if nominated:
+        t.add_column("Nominated node", overflow="fold")
     for p in pods:
-        message = common.pod_detail(p, evicted_by)
-        if p.nominated_node:
-            message = (message + "\n" if message else "") + f"nominated node: {p.nominated_node}"
-        t.add_row(Text(ref(p.namespace, p.name)), _cell(p.pod_group), status_text(p.status),
-                  _cell(p.node), _cell(message))
+        row = [Text(ref(p.namespace, p.name)), _cell(p.pod_group), status_text(p.status), _cell(p.node)]
+        t.add_row(*row, *([_cell(p.nominated_node)] if nominated else []))
     return t
+
+
+def bullets(title: str, items: list[Text]) -> RenderableType:
+    """A titled bullet list; wrapped lines hang under their bullet's text."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for item in items:
+        grid.add_row("  •", item)
+    return Group(Text(title, style="bold"), grid)
+
+
+def _reason(head: Text, message: str | None) -> Text:
+    if message:
+        head.append("\n" + message)
+    return head
+
+
+def pod_reasons(result: PlanResult) -> list[Text]:
+    """Why pending pods did not schedule: one entry per distinct (status, message), naming
+    its pods, in the order of their first pod (a gang's pods mostly share one message)."""
+    by_reason: dict[tuple[str, str | None], list[str]] = {}
+    for p in common.pending_pods(result):
+        if p.status != SCHEDULED:
+            by_reason.setdefault((p.status, common.pod_detail(p)), []).append(ref(p.namespace, p.name))
+    items = []
+    for (status, message), pods in list(by_reason.items())[:MAX_LISTED]:
+        names = ", ".join(pods[:3] if len(pods) > 4 else pods)
+        if len(pods) > 4:
+            names += f", … +{len(pods) - 3} more"
+        head = status_text(status).append(f" · {common.plural(len(pods), 'pod')}: {names}",
+                                          style="bold")
+        items.append(_reason(head, message))
+    return items
 
 
 def victims_table(result: PlanResult) -> Table:
@@ -168,13 +205,7 @@ def victims_table(result: PlanResult) -> Table:
 
 def notes_block(notes: tuple[str, ...] | list[str],
                 title: str = "Notes (what the plan did not apply)") -> RenderableType:
-    """A titled bullet list; wrapped lines hang under their bullet's text."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    for note in notes:
-        grid.add_row("  •", Text(note))
-    return Group(Text(title, style="bold"), grid)
+    return bullets(title, [Text(n) for n in notes])
 
 
 def renderables(result: PlanResult, max_pod_rows: int = MAX_POD_ROWS) -> list[RenderableType]:
@@ -185,6 +216,9 @@ def renderables(result: PlanResult, max_pod_rows: int = MAX_POD_ROWS) -> list[Re
         parts.append(composite_table(result))
     if result.pods:
         parts.append(pods_table(result, max_pod_rows))
+    reasons = pod_reasons(result)
+    if reasons:
+        parts.append(bullets("Why these pods did not schedule", reasons))
     if result.victims:
         parts.append(victims_table(result))
     if result.notes:

@@ -1,6 +1,8 @@
 """The table a new user reads: headline in words, where each group landed, full messages."""
 import re
 
+import pytest
+
 import sample_plans
 from podgroup_plan.render import common
 from podgroup_plan.render.table import MAX_POD_ROWS, render_table
@@ -9,19 +11,16 @@ from podgroup_plan.result import PlanResult, PodResult, Summary
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def column_text(text: str, title: str, header: str, row_start: str) -> str:
-    """The wrapped content of column `header` for the row starting with `row_start` in table
-    `title`, joined back into one line."""
+def detail(text: str, row_start: str) -> str:
+    """The lines indented under the line that starts with `row_start` (a group's landing or
+    why it did not), joined back into one line."""
     lines = text.split("\n")
-    start = lines.index(title)
-    head = next(i for i in range(start, len(lines)) if header in lines[i])
-    col = lines[head].index(header)
-    row = next(i for i in range(head, len(lines)) if lines[i].startswith(row_start))
-    parts = [lines[row][col:].strip()]
+    row = next(i for i, line in enumerate(lines) if line.startswith(row_start))
+    parts = []
     for line in lines[row + 1:]:
-        if not line.strip() or line[:col].strip():  # blank line or the next row begins
+        if not line.startswith("  ") or line.lstrip().startswith("•"):
             break
-        parts.append(line[col:].strip())
+        parts.append(line.strip())
     return " ".join(parts)
 
 
@@ -42,26 +41,37 @@ def test_feasible_headline():
 
 def test_each_group_says_where_it_landed_or_why_not():
     text = render_table(sample_plans.mixed())
-    landed = column_text(text, "PodGroups", "Landed on / why not", "ml/train-a")
-    assert landed == "rack-1 (topology.kubernetes.io/rack) nodes: node-a ×2, node-b ×2"
-    why = column_text(text, "PodGroups", "Landed on / why not", "ml/train-b")
-    assert why == sample_plans.GANG_MSG
+    assert "\nml/train-a " in text and \
+        "\n  rack-1 (topology.kubernetes.io/rack)\n  nodes: node-a ×2, node-b ×2\n" in text
+    assert detail(text, "ml/train-b ") == sample_plans.GANG_MSG
+    assert detail(text, "ml/infer ") == sample_plans.WAIT_MSG
     row = next(line for line in text.split("\n") if line.startswith("ml/train-b"))
     assert "Gang ≥4" in row and "Unschedulable" in row and "0/4" in row
 
 
-def test_unschedulable_messages_are_shown_in_full_wrapped():
-    text = render_table(sample_plans.mixed(), width=100)
-    assert column_text(text, "Pods", "Message", "default/batch-x") == sample_plans.NODE_MSG
-    assert all(len(line) <= 100 for line in text.split("\n"))
+@pytest.mark.parametrize("width", [100, 80, 60])
+def test_unschedulable_messages_are_shown_in_full_wrapped(width):
+    text = render_table(sample_plans.mixed(), width=width)
+    assert all(len(line) <= width for line in text.split("\n"))
+    # Pods that share a message are listed once with it (a gang's pods mostly do).
+    flat = " ".join(text.split())
+    assert "• Unschedulable · 1 pod: default/batch-x " + sample_plans.NODE_MSG + " •" in flat
+    assert ("• Unschedulable · 4 pods: ml/train-b-0, ml/train-b-1, ml/train-b-2, ml/train-b-3 "
+            + sample_plans.GANG_MSG) in flat
+    assert "• Waiting · 2 pods: ml/infer-0, ml/infer-1 " + sample_plans.WAIT_MSG in flat
+    assert detail(text, "ml/train-b ") == sample_plans.GANG_MSG
 
 
-def test_messages_stay_whole_when_narrow():
-    text = render_table(sample_plans.mixed(), width=80)
-    # A word longer than the column is folded; nothing is cut.
-    folded = column_text(text, "Pods", "Message", "default/batch-x")
-    assert folded.replace(" ", "") == sample_plans.NODE_MSG.replace(" ", "")
-    assert all(len(line) <= 80 for line in text.split("\n"))
+def test_long_names_stay_whole_at_80_columns():
+    from dataclasses import replace
+
+    base = sample_plans.mixed()
+    long_name = "ml-research/vision-pretrain-trainers"
+    groups = tuple(replace(g, namespace="ml-research", name="vision-pretrain-trainers")
+                   if g.name == "train-b" else g for g in base.pod_groups)
+    text = render_table(replace(base, pod_groups=groups), width=80)
+    assert any(line.startswith(long_name + " ") for line in text.split("\n"))
+    assert detail(text, long_name) == sample_plans.GANG_MSG
 
 
 def test_victims_and_notes_are_listed():
@@ -77,8 +87,8 @@ def test_composite_groups_have_their_own_table():
     text = render_table(sample_plans.with_composite())
     assert "CompositePodGroups" in text
     assert "1 of 2 CompositePodGroups scheduled; 1 invalid" in text
-    assert column_text(text, "CompositePodGroups", "Landed on / why not", "ml/loop") == \
-        "composite pod group hierarchy has a cycle"
+    assert detail(text, "ml/loop ") == "composite pod group hierarchy has a cycle"
+    assert detail(text, "ml/job ") == "z1"
 
 
 def test_no_colour_unless_asked():
@@ -101,7 +111,7 @@ def test_many_pods_list_only_those_that_did_not_schedule():
     result = PlanResult(Summary(nodes=1, pods_scheduled=len(pods) - 1, pods_unschedulable=1), pods)
     text = render_table(result)
     assert "default/zz-stuck" in text and "default/p-0000" not in text
-    assert f"{MAX_POD_ROWS + 5} scheduled pods not listed" in text
+    assert f"{MAX_POD_ROWS + 5} scheduled pods not listed. -o json lists every pod." in " ".join(text.split())
     assert f"{MAX_POD_ROWS + 5} of {MAX_POD_ROWS + 6} pending pods scheduled; 1 unschedulable" in text
 
 
@@ -119,9 +129,9 @@ def test_headline_lines_pluralise():
 def test_preempted_group_says_who_evicted_it_and_from_where():
     text = render_table(sample_plans.preempted_group())
     assert "1 of 2 PodGroups scheduled; 1 preempted" in text
-    assert column_text(text, "PodGroups", "Landed on / why not", "ml/old") == \
-        "preempted by PodGroup ml/urgent evicted from node-a, node-b"
-    assert column_text(text, "Pods", "Message", "ml/old-0") == "preempted by PodGroup ml/urgent"
+    assert detail(text, "ml/old ") == "preempted by PodGroup ml/urgent evicted from node-a, node-b"
+    row = next(line for line in text.split("\n") if line.startswith("ml/old-0 ") and "PodGroup" in line)
+    assert row.split() == ["ml/old-0", "node-a", "old", "10", "PodGroup", "ml/urgent"]
     assert "2 running pods preempted (evicted) by the plan" in text
 
 
