@@ -64,13 +64,10 @@ def new_table(title: str, caption: str | None = None, expand: bool = False) -> T
 
 def header(result: PlanResult) -> RenderableType:
     profiles = ", ".join(result.scheduler_names) or "default-scheduler"
-    lines = Text()
-    lines.append(f"podgroup-plan · kube-scheduler {KUBERNETES_VERSION} · "
-                 f"profile(s): {profiles} · {common.plural(result.summary.nodes, 'node')}\n",
-                 style="dim")
-    lines.append(common.verdict(result) + "\n", style="bold green" if result.feasible else "bold red")
-    lines.append("\n".join(f"  • {line}" for line in common.headline_lines(result)))
-    return lines
+    about = Text(f"podgroup-plan · kube-scheduler {KUBERNETES_VERSION} · profile(s): {profiles} · "
+                 f"{common.plural(result.summary.nodes, 'node')}", style="dim")
+    verdict = Text(common.verdict(result), style="bold green" if result.feasible else "bold red")
+    return Group(about, bullets(verdict, [Text(line) for line in common.headline_lines(result)]))
 
 
 def summary_table(result: PlanResult) -> Table:
@@ -148,21 +145,21 @@ def pods_table(result: PlanResult, max_rows: int = MAX_POD_ROWS) -> Table:
     t.add_column("Node", overflow="fold")
     nominated = any(p.nominated_node for p in pods)
     if nominated:
-        t.add_column("Nominated node", overflow="fold")
+        t.add_column("Nominated", overflow="fold")
     for p in pods:
         row = [Text(ref(p.namespace, p.name)), _cell(p.pod_group), status_text(p.status), _cell(p.node)]
         t.add_row(*row, *([_cell(p.nominated_node)] if nominated else []))
     return t
 
 
-def bullets(title: str, items: list[Text]) -> RenderableType:
+def bullets(title: str | Text, items: list[Text]) -> RenderableType:
     """A titled bullet list; wrapped lines hang under their bullet's text."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     for item in items:
         grid.add_row("  •", item)
-    return Group(Text(title, style="bold"), grid)
+    return Group(title if isinstance(title, Text) else Text(title, style="bold"), grid)
 
 
 def _reason(head: Text, message: str | None) -> Text:

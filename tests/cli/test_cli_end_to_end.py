@@ -100,6 +100,8 @@ def test_simulate_junit_and_markdown(tmp_path):
     assert run("simulate", MANIFESTS, "-o", "junit", "--output-file", target).exit_code == 0
     root = ET.parse(target).getroot()
     assert int(root.get("tests")) == 3 and int(root.get("failures")) == 1  # job-a, job-b, web
+    xmlschema = pytest.importorskip("xmlschema")
+    xmlschema.XMLSchema(str(HERE.parent / "render" / "junit.xsd")).validate(str(target))
     md = run("simulate", MANIFESTS, "-o", "markdown")
     assert md.stdout.startswith("## ❌ podgroup-plan: not feasible")
 
