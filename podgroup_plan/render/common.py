@@ -13,8 +13,6 @@ from podgroup_plan.result import (
     IGNORED,
     PREEMPTED,
     SCHEDULED,
-    UNSCHEDULABLE,
-    WAITING,
     CompositePodGroupResult,
     PlanResult,
     PodGroupResult,
@@ -201,6 +199,15 @@ def pod_detail(pod: PodResult, evicted_by: Mapping[tuple[str, str], str] | None 
     return None
 
 
-def is_problem(status: str) -> bool:
-    return status in (UNSCHEDULABLE, WAITING)
-
+def shorten(items: list, limit: int, shown: int, what: str) -> tuple[list, str | None]:
+    """All items when at most `limit`; else those not Scheduled (at most `shown`), with a
+    sentence that says what was left out (`what`: `pod`, `PodGroup`)."""
+    if len(items) <= limit:
+        return items, None
+    hidden = sum(1 for x in items if x.status == SCHEDULED)
+    kept = [x for x in items if x.status != SCHEDULED]
+    notes = [f"{plural(hidden, 'scheduled ' + what)} not listed"] if hidden else []
+    if len(kept) > shown:
+        notes.append(f"{len(kept) - shown} more not listed")
+        kept = kept[:shown]
+    return kept, "; ".join(notes) + f". -o json lists every {what}."

@@ -37,15 +37,6 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: str =
     return lines
 
 
-def capped(items: list, keep, what: str, limit: int = MAX_ROWS) -> tuple[list, str | None]:
-    """All items when few; else those `keep` selects (at most `limit`), with a line saying so."""
-    if len(items) <= limit:
-        return items, None
-    kept = [x for x in items if keep(x)]
-    shown = kept[:limit]
-    return shown, f"_{len(items) - len(shown)} more {what} not listed; `-o json` lists every one._"
-
-
 def status(value: str | None) -> str:
     return f"**{value}**" if value and value != SCHEDULED else (value or DASH)
 
@@ -68,7 +59,7 @@ def summary(result: PlanResult) -> list[str]:
 
 def pod_groups(result: PlanResult) -> list[str]:
     members = common.group_members(result)
-    groups, more = capped(list(result.pod_groups), lambda g: g.status != SCHEDULED, "PodGroups")
+    groups, more = common.shorten(list(result.pod_groups), MAX_ROWS, MAX_ROWS, "PodGroup")
     rows = []
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
@@ -77,7 +68,7 @@ def pod_groups(result: PlanResult) -> list[str]:
                      cell(common.outcome_text(g, mine))])
     lines = ["### PodGroups", ""] + table(
         ["PodGroup", "Policy", "Status", "Running", "Landed on / why not"], rows, align="lllrl")
-    return lines + (["", more] if more else [])
+    return lines + (["", f"_{more}_"] if more else [])
 
 
 def composites(result: PlanResult) -> list[str]:

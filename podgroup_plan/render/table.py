@@ -7,7 +7,6 @@ message is shown in full, wrapped, never cut.
 from __future__ import annotations
 
 import io
-from typing import Any, Callable
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -46,7 +45,7 @@ def _cell(value: str | None) -> Text:
     return Text(value) if value else Text(DASH, style="dim")
 
 
-def new_table(title: str, caption: str | None = None, expand: bool = False) -> Table:
+def new_table(title: str, caption: str | None = None) -> Table:
     """A borderless table under a bold title."""
     return Table(
         title=title,
@@ -57,7 +56,6 @@ def new_table(title: str, caption: str | None = None, expand: bool = False) -> T
         box=box.SIMPLE_HEAD,
         show_edge=False,
         pad_edge=False,
-        expand=expand,
         min_width=len(title),
     )
 
@@ -80,21 +78,6 @@ def summary_table(result: PlanResult) -> Table:
     return t
 
 
-def _capped(items: list, what: str, scheduled: Callable[[Any], bool], limit: int
-            ) -> tuple[list, str | None]:
-    """All items when at most `limit`; else those not scheduled (at most MAX_LISTED), with a
-    caption that says what was left out."""
-    if len(items) <= limit:
-        return items, None
-    hidden = sum(1 for x in items if scheduled(x))
-    kept = [x for x in items if not scheduled(x)]
-    notes = [f"{common.plural(hidden, 'scheduled ' + what)} not listed"]
-    if len(kept) > MAX_LISTED:
-        notes.append(f"{len(kept) - MAX_LISTED} more not listed")
-        kept = kept[:MAX_LISTED]
-    return kept, "; ".join(notes) + f". -o json lists every {what}."
-
-
 def _with_detail(name: str, detail: str | None) -> RenderableType:
     """A name with its detail (where it landed, or why not) indented on the lines below: the
     first column takes the width the short columns leave, so messages wrap but are never cut."""
@@ -106,8 +89,7 @@ def _with_detail(name: str, detail: str | None) -> RenderableType:
 def pod_groups_table(result: PlanResult) -> Table:
     """Every PodGroup; under its name, where it landed or, if it did not, why."""
     members = common.group_members(result)
-    groups, caption = _capped(list(result.pod_groups), "PodGroup",
-                              lambda g: g.status == SCHEDULED, MAX_LISTED)
+    groups, caption = common.shorten(list(result.pod_groups), MAX_LISTED, MAX_LISTED, "PodGroup")
     t = new_table("PodGroups (where each landed, or why not)", caption)
     t.add_column("PodGroup", ratio=1)
     t.add_column("Policy", no_wrap=True)
@@ -137,7 +119,7 @@ def composite_table(result: PlanResult) -> Table:
 def pods_table(result: PlanResult, max_rows: int = MAX_POD_ROWS) -> Table:
     """Every reported pod and its node; past `max_rows` pods, only those that did not schedule.
     Messages are listed under the table (`reasons_block`), where they have the full width."""
-    pods, caption = _capped(list(result.pods), "pod", lambda p: p.status == SCHEDULED, max_rows)
+    pods, caption = common.shorten(list(result.pods), max_rows, MAX_LISTED, "pod")
     t = new_table("Pods", caption)
     t.add_column("Pod", overflow="fold", no_wrap=True)
     t.add_column("PodGroup", overflow="fold", no_wrap=True)

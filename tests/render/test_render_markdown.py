@@ -101,3 +101,15 @@ def test_feasible_with_evictions_says_so():
     assert "Feasible: every pending pod and PodGroup can be scheduled, by evicting 2 running pods." in text
     assert "| `ml/old` | Gang ≥2 | **Preempted** | 0/2 | preempted by PodGroup ml/urgent<br>evicted from node-a, node-b |" in text
     assert "No pending pods." in render_markdown(sample_plans.empty())
+
+
+def test_many_groups_list_only_those_that_did_not_schedule():
+    from podgroup_plan.result import PodGroupResult
+
+    groups = tuple(PodGroupResult("ml", f"g-{i:03d}", "Gang", 2, None, None, 2, 0, "Scheduled")
+                   for i in range(MAX_ROWS + 2))
+    groups += (PodGroupResult("ml", "zz", "Gang", 2, None, None, 0, 2, "Unschedulable"),)
+    text = render_markdown(PlanResult(Summary(nodes=1), (), groups))
+    part = section(text, "PodGroups")
+    assert "`ml/zz`" in part and "`ml/g-000`" not in part
+    assert f"_{MAX_ROWS + 2} scheduled PodGroups not listed. -o json lists every PodGroup._" in part
