@@ -25,8 +25,9 @@ from typing import Any, Callable, Iterable
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing._core import Resolver
+from referencing.jsonschema import DRAFT202012
 
 SchemaError = tuple[tuple, str]  # (JSON path, message)
 
@@ -58,7 +59,7 @@ class SchemaSet:
         self._versions: dict[str, list[str]] = {}
         for path in sorted(directory.glob("*.json")):
             contents = json.loads(path.read_text(encoding="utf-8"))
-            resources.append((contents["$id"], Resource.from_contents(contents)))
+            resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
             if path.name.startswith("_"):
                 continue
             kind, _, rest = path.stem.partition(".")

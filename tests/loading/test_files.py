@@ -1,0 +1,261 @@
+"""Reading manifests: files, folders, stdin, multi-document YAML, List envelopes, lines."""
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from podgroup_plan.loading.files import (
+    FieldLines,
+    format_path,
+    read_documents,
+)
+
+
+def read(*paths, stdin_text=None):
+    docs, problems = read_documents(list(paths), stdin_text)
+    return docs, [str(p) for p in problems]
+
+
+def test_documents_lines_and_indexes(manifests):
+    manifests.write("a.yaml", """
+        # leading comment
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: one}
+        ---
+        ---
+        # an empty document above (skipped, still counted) and a comment here
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: two}
+        ---
+    """)
+    docs, problems = read("a.yaml")
+    assert problems == []
+    assert [(d.obj["metadata"]["name"], d.document, d.line) for d in docs] == [
+        ("one", 1, 2),
+        ("two", 3, 8),
+    ]
+
+
+KUBECTL_LIST = """
+apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    creationTimestamp: "2025-01-01T00:00:00Z"
+    managedFields:
+    - apiVersion: v1
+      fieldsType: FieldsV1
+      fieldsV1: {f:spec: {}}
+      manager: kubectl
+    name: a
+    namespace: default
+    resourceVersion: "123"
+    uid: 0b8c
+  spec:
+    containers:
+    - name: c
+      image: nginx
+  status:
+    phase: Running
+    conditions:
+    - type: Ready
+      status: "True"
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: b
+  spec:
+    containers: [{name: c}]
+kind: List
+metadata:
+  resourceVersion: ""
+"""
+
+
+def test_kubectl_list_items_have_their_own_lines(manifests):
+    manifests.write("dump.yaml", KUBECTL_LIST)
+    docs, problems = read("dump.yaml")
+    assert problems == []
+    assert [(d.obj["metadata"]["name"], d.document, d.line, d.items) for d in docs] == [
+        ("a", 1, 3, (0,)),
+        ("b", 1, 25, (1,)),
+    ]
+    # timestamps stay text (the apiserver's view), not datetimes
+    assert docs[0].obj["metadata"]["creationTimestamp"] == "2025-01-01T00:00:00Z"
+
+
+def test_api_list_items_get_kind_and_api_version(manifests):
+    manifests.write("nodes.json", orjson.dumps({
+        "apiVersion": "v1", "kind": "NodeList", "metadata": {},
+        "items": [{"metadata": {"name": "n1"}}, {"metadata": {"name": "n2"}}],
+    }).decode())
+    docs, _ = read("nodes.json")
+    assert [(d.kind, d.api_version, d.obj["metadata"]["name"]) for d in docs] == [
+        ("Node", "v1", "n1"),
+        ("Node", "v1", "n2"),
+    ]
+    assert [d.line for d in docs] == [None, None]  # JSON: found only when a problem needs it
+
+
+def test_nested_and_empty_lists(manifests):
+    manifests.write("l.yaml", """
+        kind: List
+        apiVersion: v1
+        items:
+        - kind: List
+          apiVersion: v1
+          items:
+          - {apiVersion: v1, kind: Namespace, metadata: {name: inner}}
+        - kind: PodList
+          apiVersion: v1
+          items: []
+    """)
+    docs, _ = read("l.yaml")
+    assert [(d.obj["metadata"]["name"], d.items, d.line) for d in docs] == [("inner", (0, 0), 7)]
+
+
+def test_folders_are_read_recursively_in_sorted_order(manifests):
+    for name in ["b/z.yaml", "b/a.yml", "a.json", "c/.hidden.yaml", ".git/x.yaml", "notes.txt", "b/c/d.yaml"]:
+        manifests.write(name, '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}}')
+    docs, problems = read(".")
+    assert problems == []
+    assert [d.file for d in docs] == ["./a.json", "./b/a.yml", "./b/c/d.yaml", "./b/z.yaml"]
+
+
+def test_paths_keep_their_order_and_files_are_read_once(manifests):
+    manifests.write("z.yaml", "{apiVersion: v1, kind: Namespace, metadata: {name: z}}")
+    manifests.write("a.yaml", "{apiVersion: v1, kind: Namespace, metadata: {name: a}}")
+    docs, _ = read("z.yaml", "a.yaml", "z.yaml")
+    assert [d.file for d in docs] == ["z.yaml", "a.yaml"]
+
+
+def test_stdin_yaml_and_json():
+    docs, problems = read("-", stdin_text="apiVersion: v1\nkind: Namespace\nmetadata: {name: y}\n")
+    assert problems == [] and docs[0].file == "<stdin>" and docs[0].line == 1
+    docs, _ = read("-", stdin_text='{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "j"}}')
+    assert docs[0].obj["metadata"]["name"] == "j"
+
+
+def test_stdin_read_from_the_process_when_no_text_given(monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("{apiVersion: v1, kind: Namespace, metadata: {name: s}}"))
+    docs, _ = read("-")
+    assert docs[0].obj["metadata"]["name"] == "s"
+
+
+def test_yaml_syntax_error_has_its_line_and_keeps_earlier_documents(manifests):
+    manifests.write("bad.yaml", """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: ok}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: x
+         namespace: y
+    """)
+    docs, problems = read("bad.yaml")
+    assert [d.obj["metadata"]["name"] for d in docs] == ["ok"]
+    assert problems == ["bad.yaml:9: invalid YAML: while parsing a block mapping: did not find expected key"]
+
+
+def test_json_syntax_error_has_its_line(manifests):
+    manifests.write("bad.json", '{\n  "apiVersion": "v1",\n  "kind": \n}\n')
+    _, problems = read("bad.json")
+    assert problems == ["bad.json:4: invalid JSON: unexpected character"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("- a\n- b\n", "bad.yaml:1: expected a Kubernetes object (a mapping with apiVersion and kind), got a list"),
+        ("just text\n", "bad.yaml:1: expected a Kubernetes object (a mapping with apiVersion and kind), got str 'just text'"),
+    ],
+)
+def test_documents_that_are_not_objects(manifests, text, message):
+    manifests.write("bad.yaml", text)
+    assert read("bad.yaml")[1] == [message]
+
+
+def test_missing_paths_and_empty_folders(manifests):
+    (manifests.root / "empty").mkdir()
+    _, problems = read("nope.yaml", "empty")
+    assert problems == ["nope.yaml: no such file or folder", "empty: folder holds no .yaml, .yml or .json files"]
+
+
+def test_not_utf8(manifests):
+    (manifests.root / "bin.yaml").write_bytes(b"a: \xff\n")
+    assert read("bin.yaml")[1] == ["bin.yaml: not UTF-8 text (byte 3)"]
+
+
+def test_yaml_features_manifests_use(manifests):
+    manifests.write("f.yaml", """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: &meta {name: x, labels: {a: "1"}}
+        data:
+          copy: *meta
+          merged:
+            <<: {a: 1, b: 2}
+            b: 3
+          octal: 017
+          hex: 0x1F
+          bool: yes
+          date: 2025-01-01
+          float: 1.5
+          nothing: ~
+    """)
+    (doc,), _ = read("f.yaml")
+    data = doc.obj["data"]
+    assert data["copy"] == {"name": "x", "labels": {"a": "1"}}
+    assert data["merged"] == {"a": 1, "b": 3}
+    assert (data["octal"], data["hex"], data["bool"], data["date"], data["float"], data["nothing"]) == (
+        15, 31, True, "2025-01-01", 1.5, None,
+    )
+
+
+def test_unhashable_key_is_a_yaml_problem(manifests):
+    manifests.write("k.yaml", "? [a, b]\n: c\n")
+    assert read("k.yaml")[1] == ["k.yaml:1: invalid YAML: while constructing a mapping: found unhashable key"]
+
+
+@pytest.mark.parametrize(
+    "path, text",
+    [
+        ((), ""),
+        (("spec", "containers", 0, "resources", "requests", "cpu"), "spec.containers[0].resources.requests.cpu"),
+        (("spec", "containers", 0, "resources", "requests", "nvidia.com/gpu"), "spec.containers[0].resources.requests[nvidia.com/gpu]"),
+        (("metadata", "labels", "app.kubernetes.io/name"), "metadata.labels[app.kubernetes.io/name]"),
+        (("items", 3), "items[3]"),
+    ],
+)
+def test_format_path(path, text):
+    assert format_path(path) == text
+
+
+def test_field_lines(manifests):
+    manifests.write("dump.yaml", KUBECTL_LIST)
+    docs, _ = read("dump.yaml")
+    lines = FieldLines()
+    assert lines.line(docs[0], ("spec", "containers", 0, "image")) == 19
+    assert lines.line(docs[0], ("status", "conditions", 0, "status")) == 24
+    assert lines.line(docs[0], ("spec", "containers", 0, "resources", "requests")) == 18  # missing: its parent
+    assert lines.line(docs[1], ("spec", "containers", 0)) == 30
+    assert lines.line(docs[1]) == 25
+
+
+def test_field_lines_in_json_lists(manifests):
+    text = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "a"}},
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "b"}},
+    ]}, option=orjson.OPT_INDENT_2).decode()
+    manifests.write("l.json", text)
+    docs, _ = read("l.json")
+    lines = FieldLines()
+    assert lines.line(docs[1]) == 12
+    assert lines.line(docs[1], ("metadata", "name")) == 16

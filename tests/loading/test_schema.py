@@ -1,0 +1,229 @@
+"""The bundled schemas: what they accept, how their errors read, and the compiled predicate."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from podgroup_plan.loading.schema import SchemaSet, bundled, compile_check, schema_dir
+
+from .samples import ALL, POD, POD_GROUP_V1BETA1, WORKLOAD_V1ALPHA2, sample
+
+SCHEMAS = bundled()
+
+
+def test_schemas_are_found_and_valid():
+    folder = schema_dir()
+    assert (folder / "Pod.v1.json").is_file()
+    for path in folder.glob("*.json"):
+        Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+def test_kinds_and_versions():
+    assert {k: SCHEMAS.versions(k) for k in SCHEMAS.kinds()} == {
+        "CompositePodGroup": ["scheduling.k8s.io/v1alpha3"],
+        "KubeSchedulerConfiguration": ["kubescheduler.config.k8s.io/v1"],
+        "Namespace": ["v1"],
+        "Node": ["v1"],
+        "Pod": ["v1"],
+        "PodDisruptionBudget": ["policy/v1"],
+        "PodGroup": ["scheduling.k8s.io/v1alpha2", "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"],
+        "PriorityClass": ["scheduling.k8s.io/v1"],
+        "ReplicaSet": ["apps/v1"],
+        "ReplicationController": ["v1"],
+        "Service": ["v1"],
+        "StatefulSet": ["apps/v1"],
+        "Workload": ["scheduling.k8s.io/v1alpha1", "scheduling.k8s.io/v1alpha2",
+                     "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"],
+    }
+
+
+@pytest.mark.parametrize(
+    "api_version, kind, owned",
+    [
+        ("scheduling.k8s.io/v1beta1", "PodGroup", True),
+        ("scheduling.k8s.io/v9", "PodGroup", True),  # ours, in a version we lack: a problem
+        ("kueue.x-k8s.io/v1beta1", "Workload", False),  # another project's kind: ignored
+        ("scheduling.volcano.sh/v1beta1", "PodGroup", False),
+        ("apps/v1", "Deployment", False),
+        ("v1", "Pod", True),
+        ("v2", "Pod", True),
+    ],
+)
+def test_owns(api_version, kind, owned):
+    assert SCHEMAS.owns(api_version, kind) is owned
+
+
+@pytest.mark.parametrize("obj", ALL, ids=lambda o: f"{o['kind']}-{o['apiVersion']}")
+def test_samples_are_valid(obj):
+    assert SCHEMAS.errors(obj["apiVersion"], obj["kind"], obj) == []
+
+
+def _errors(obj, change):
+    obj = sample(obj)
+    change(obj)
+    return SCHEMAS.errors(obj["apiVersion"], obj["kind"], obj)
+
+
+@pytest.mark.parametrize(
+    "obj, change, expected",
+    [
+        (POD, lambda o: o["spec"].__setitem__("priority", "high"),
+         [(("spec", "priority"), 'must be an integer, got "high"')]),
+        (POD, lambda o: o["spec"]["tolerations"][0].__setitem__("effect", "NoExec"),
+         [(("spec", "tolerations", 0, "effect"),
+           'unsupported value "NoExec"; supported values: "NoSchedule", "PreferNoSchedule", "NoExecute", ""')]),
+        (POD, lambda o: o["spec"]["tolerations"][0].__setitem__("value", "x"),
+         [(("spec", "tolerations", 0, "value"), "must be empty when operator is Exists")]),
+        (POD, lambda o: o["spec"].pop("containers"),
+         [(("spec", "containers"), "required field is missing")]),
+        (POD, lambda o: o["spec"].__setitem__("containers", {}),
+         [(("spec", "containers"), "must be a list, got an object")]),
+        (POD, lambda o: o["spec"]["containers"][0]["resources"]["requests"].__setitem__("cpu", True),
+         [(("spec", "containers", 0, "resources", "requests", "cpu"), "must be a number or a string, got true")]),
+        (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+         ["nodeSelectorTerms"][0]["matchExpressions"][0].pop("values"),
+         [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+            "nodeSelectorTerms", 0, "matchExpressions", 0, "values"), "must be non-empty when operator is In or NotIn")]),
+        (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+         ["nodeSelectorTerms"][0]["matchExpressions"][1].__setitem__("values", ["x"]),
+         [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+            "nodeSelectorTerms", 0, "matchExpressions", 1, "values", 0), "must be an integer when operator is Gt or Lt")]),
+        (POD, lambda o: o["spec"]["topologySpreadConstraints"][0].__setitem__("maxSkew", 0),
+         [(("spec", "topologySpreadConstraints", 0, "maxSkew"), "must be at least 1, got 0")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"]["schedulingPolicy"].__setitem__("basic", {}),
+         [(("spec", "schedulingPolicy"), "exactly one of basic, gang is required, but both are set")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("schedulingPolicy", {}),
+         [(("spec", "schedulingPolicy"), "exactly one of basic, gang is required")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("disruptionMode", {}),
+         [(("spec", "disruptionMode"), "exactly one of single, all is required")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("disruptionMode", "PodGroup"),
+         [(("spec", "disruptionMode"), "exactly one of single, all is required")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("priority", 2_000_000_000),
+         [(("spec", "priority"), "must be at most 1000000000, got 2000000000")]),
+        (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("schedulingConstraints", {"topology": [{"key": "a"}, {"key": "b"}]}),
+         [(("spec", "schedulingConstraints", "topology"), "must have at most 1 item, got 2")]),
+        (WORKLOAD_V1ALPHA2, lambda o: o["spec"].__setitem__("podGroupTemplates", [{"name": f"t{i}", "schedulingPolicy": {"basic": {}}} for i in range(9)]),
+         [(("spec", "podGroupTemplates"), "must have at most 8 items, got 9")]),
+        (WORKLOAD_V1ALPHA2, lambda o: o["spec"]["podGroupTemplates"][0].__setitem__("disruptionMode", {"all": {}}),
+         [(("spec", "podGroupTemplates", 0, "disruptionMode"), 'unsupported value {"all": {}}; supported values: "Pod", "PodGroup"')]),
+        (WORKLOAD_V1ALPHA2, lambda o: o["spec"].__setitem__("podGroupTemplates", []),
+         [(("spec", "podGroupTemplates"), "must not be empty")]),
+        (POD, lambda o: o.pop("metadata"), [(("metadata",), "required field is missing")]),
+    ],
+    ids=lambda v: "" if callable(v) or isinstance(v, dict) else str(v)[:60],
+)
+def test_error_wording(obj, change, expected):
+    assert _errors(obj, change) == expected
+
+
+def test_plugins_map_is_strict():
+    from .samples import SCHEDULER_CONFIG
+
+    errors = _errors(SCHEDULER_CONFIG, lambda o: o["profiles"][0]["plugins"].__setitem__("scores", {}))
+    assert errors == [(("profiles", 0, "plugins"),
+                       'unknown field(s) "scores"; known: bind, filter, multiPoint, permit, placementFeasible, '
+                       "placementGenerate, placementScore, podGroupPostFilter, postBind, postFilter, preBind, "
+                       "preEnqueue, preFilter, preScore, queueSort, reserve, score")]
+
+
+def test_other_fields_are_allowed():
+    pod = sample(POD)
+    pod["spec"]["volumes"] = [{"name": "v", "emptyDir": {}}]
+    pod["metadata"]["managedFields"] = [{"manager": "kubectl"}]
+    pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "False"}]
+    assert SCHEMAS.errors("v1", "Pod", pod) == []
+
+
+def test_validators_are_built_once():
+    assert SCHEMAS.validator("v1", "Pod") is SCHEMAS.validator("v1", "Pod")
+    assert SCHEMAS.check("v1", "Pod") is SCHEMAS.check("v1", "Pod")
+
+
+def test_a_schema_with_an_unknown_keyword_falls_back_to_jsonschema(tmp_path):
+    (tmp_path / "Thing.v1.json").write_text(json.dumps({
+        "$id": "https://podgroup-plan.invalid/schemas/Thing.v1.json",
+        "type": "object", "properties": {"name": {"type": "string", "format": "email"}},
+        "dependentRequired": {"a": ["b"]},
+    }))
+    schemas = SchemaSet(tmp_path)
+    assert schemas.check("v1", "Thing") is None
+    assert schemas.errors("v1", "Thing", {"a": 1}) == [((), "'b' is a dependency of 'a'")]
+
+
+# --- the compiled predicate agrees with jsonschema -----------------------------------------------
+
+INTERESTING = st.sampled_from([
+    None, True, False, 0, 1, -1, 1.0, 1.5, 9, 2**40, "", "x", "In", "Exists", "Gt", "3", "Always",
+    "NoSchedule", "Pod", "PodGroup", "Never", "metadata.name", [], [1], ["a"], ["a", "b"], {},
+    {"basic": {}}, {"gang": {"minCount": 1}}, {"gang": {"minCount": 0}}, {"all": {}}, {"single": {}},
+    {"key": "k", "operator": "Exists"}, {"name": "n"}, {"minGroupCount": 2},
+])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=4,
+)
+KEYS = st.sampled_from(["basic", "gang", "all", "single", "values", "operator", "key", "name", "minCount",
+                        "topology", "podGroupTemplates", "compositePodGroupTemplates", "x"])
+
+
+def _paths(value, at=()):
+    yield at
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, at + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, at + (i,))
+
+
+def _mutate(obj, path, action, new, key):
+    parent = obj
+    for part in path[:-1]:
+        parent = parent[part]
+    if not path:
+        return new
+    last = path[-1]
+    if action == "replace":
+        parent[last] = new
+    elif action == "delete" and isinstance(parent, dict):
+        del parent[last]
+    elif action == "add" and isinstance(parent[last], dict):
+        parent[last][key] = new
+    elif action == "add" and isinstance(parent[last], list):
+        parent[last].append(new)
+    return obj
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_compiled_check_agrees_with_jsonschema(data):
+    base = data.draw(st.sampled_from(ALL), label="sample")
+    obj = copy.deepcopy(base)
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        path = data.draw(st.sampled_from(list(_paths(obj))), label="path")
+        action = data.draw(st.sampled_from(["replace", "delete", "add"]), label="action")
+        new = copy.deepcopy(data.draw(INTERESTING | JSON, label="value"))
+        obj = _mutate(obj, path, action, new, data.draw(KEYS, label="key"))
+    api_version, kind = base["apiVersion"], base["kind"]
+    expected = SCHEMAS.validator(api_version, kind).is_valid(obj)
+    assert SCHEMAS.check(api_version, kind)(obj) == expected
+    assert (SCHEMAS.errors(api_version, kind, obj) == []) == expected
+
+
+def test_compiled_check_handles_recursion_and_booleans():
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    schema = {"$id": "urn:t", "type": "object", "properties": {
+        "child": {"$ref": "#"}, "yes": True, "no": False}}
+    resolver = Registry().with_resource("urn:t", DRAFT202012.create_resource(schema)).resolver("urn:t")
+    check = compile_check(schema, resolver, {})
+    assert check({"child": {"child": {"yes": 1}}})
+    assert not check({"child": {"child": {"no": 1}}})
+    assert not check({"child": []})
