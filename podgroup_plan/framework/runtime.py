@@ -157,7 +157,9 @@ class Framework:
         failure per node. The leading node-local filters come from the signature cache."""
         skipped = cs.get("__skip_filter__", ())
         codes = np.zeros(len(view), dtype=np.int8)
-        entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, skipped)
+        # Only the cached plugins' skips belong in the cache key (others would split entries).
+        cached_skips = {p.name for p in self._cached_filters if p.name in skipped}
+        entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
         cs["__cache_entry__"] = entry
         alive = entry.passed[view]
         fail_id = entry.fail_id[view]
