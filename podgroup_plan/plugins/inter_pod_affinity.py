@@ -266,6 +266,10 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def _pre_filter_state(self, pod: Pod, state: "ClusterState") -> _PreFilterState | None:
         """None when upstream's PreFilter returns Skip: no existing pod's required anti-affinity
         matches the pod and the pod has no required terms."""
+        a = pod.affinity
+        if (a is None or not (a.pod_affinity_required or a.pod_anti_affinity_required)) \
+                and not self._existing(state).order[REQUIRED_ANTI_AFFINITY]:
+            return None  # nothing to check either way (the common case): Skip
         # Results by pod signature, valid for one state version (dropped on any change).
         memo = self._caches.get(state)
         if memo is None or memo[0] != state.version:
@@ -275,7 +279,6 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if key in cache:
             return cache[key]
 
-        a = pod.affinity
         affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
         anti_terms = [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else []
 
@@ -380,6 +383,11 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         preferred_anti = list(a.pod_anti_affinity_preferred) if a else []
         if self.args.ignore_preferred_terms_of_existing_pods and not preferred and not preferred_anti:
             return skip(NAME)
+        order = self._existing(state).order
+        if not preferred and not preferred_anti and not order[PREFERRED_AFFINITY] \
+                and not order[PREFERRED_ANTI_AFFINITY] \
+                and not (order[REQUIRED_AFFINITY] and self.args.hard_pod_affinity_weight > 0):
+            return skip(NAME)  # no term anywhere that could score: upstream finds no entry either
 
         # Per topology key, per node: the weight every placed pod on that node contributes to
         # the node's domain (upstream's topologyScore before it is keyed by domain).

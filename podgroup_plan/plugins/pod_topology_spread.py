@@ -362,6 +362,8 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         self._services: dict[str, list] = {}
         self._controllers: dict[tuple[str, str, str], LabelSelector] = {}
         for s in sorted(self.handle.spread_selectors, key=lambda s: (s.kind, s.namespace, s.name)):
+            if s.selector is None:  # selects nothing: contributes nothing (as upstream)
+                continue
             if s.kind == "Service":
                 self._services.setdefault(s.namespace, []).append(s.selector)
             else:
