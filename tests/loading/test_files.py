@@ -167,7 +167,8 @@ def test_yaml_syntax_error_has_its_line_and_keeps_earlier_documents(manifests):
 def test_json_syntax_error_has_its_line(manifests):
     manifests.write("bad.json", '{\n  "apiVersion": "v1",\n  "kind": \n}\n')
     _, problems = read("bad.json")
-    assert problems == ["bad.json:4: invalid JSON: unexpected character"]
+    (problem,) = problems
+    assert problem.startswith("bad.json:4: invalid JSON: unexpected character")  # orjson's wording
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,433 @@
+"""Bad input: every kind of problem, with the exact text users see (spec/contract.md format
+`FILE[:LINE]: [document N] KIND NAMESPACE/NAME: JSON.PATH: problem`)."""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from podgroup_plan.errors import InputError
+from podgroup_plan.loading import load_input, load_scheduler_config, summarize
+
+from . import samples
+from .conftest import pod
+from .samples import sample
+
+
+def dump(*objs) -> str:
+    return yaml.safe_dump_all(list(objs), sort_keys=False)
+
+
+def test_the_contract_example(manifests):
+    manifests.write("bad/pods.yaml", """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: trainer-0
+          namespace: team-a
+          labels: {app: trainer}
+        spec:
+          schedulingGroup:
+            podGroupName: pg
+          containers:
+          - name: main
+            resources:
+              requests:
+                cpu: 1.2.3
+                memory: 1Gi
+    """)
+    assert manifests.problems("bad") == [
+        'bad/pods.yaml:14: Pod team-a/trainer-0: spec.containers[0].resources.requests.cpu: invalid quantity "1.2.3"',
+    ]
+
+
+def test_every_problem_of_every_file_at_once(manifests):
+    manifests.write("a.yaml", pod("x", containers="""
+        - name: c
+          resources: {requests: {memory: 1Gb}, limits: {cpu: "-1"}}
+    """))
+    manifests.write("b/c.yaml", dump(
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "Node_1"}},
+        {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup", "metadata": {"name": "g"},
+         "spec": {"schedulingPolicy": {"gang": {"minCount": 0}}}},
+    ))
+    assert manifests.problems(".") == [
+        './a.yaml:10: Pod team-a/x: spec.containers[0].resources.limits.cpu: must be greater than or equal to 0, got -1',
+        './a.yaml:10: Pod team-a/x: spec.containers[0].resources.requests.memory: invalid quantity "1Gb"',
+        "./b/c.yaml:4: Node Node_1: metadata.name: invalid name \"Node_1\": must be a lowercase RFC 1123 subdomain "
+        "(lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)",
+        "./b/c.yaml:13: PodGroup default/g: spec.schedulingPolicy.gang.minCount: must be at least 1, got 0",
+    ]
+
+
+# --- one table: each kind of bad input and its message ------------------------------------------
+
+WL = samples.WORKLOAD_V1BETA1
+PG = samples.POD_GROUP_V1BETA1
+
+
+def _with(obj, change):
+    obj = sample(obj)
+    change(obj)
+    return obj
+
+
+def _set(path, value):
+    def change(obj):
+        target = obj
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+    return change
+
+
+def _del(path):
+    def change(obj):
+        target = obj
+        for part in path[:-1]:
+            target = target[part]
+        del target[path[-1]]
+    return change
+
+
+CASES = [
+    pytest.param(
+        [WL, _with(PG, _set(("spec", "workloadRef", "workloadName"), "missing"))],
+        ['in.yaml:23: PodGroup team-a/pg3: spec.workloadRef.workloadName: Workload "missing" not found in namespace "team-a"'],
+        id="missing workload"),
+    pytest.param(
+        [WL, _with(PG, _set(("spec", "workloadRef", "templateName"), "nope"))],
+        ['in.yaml:24: PodGroup team-a/pg3: spec.workloadRef.templateName: Workload "w3" has no pod group template "nope" (it has: workers)'],
+        id="missing template"),
+    pytest.param(
+        [samples.WORKLOAD_V1ALPHA2, _with(samples.POD_GROUP_V1ALPHA2, _set(
+            ("spec", "podGroupTemplateRef", "workload", "podGroupTemplateName"), "nope")),
+         samples.PRIORITY_CLASS],
+        ['in.yaml:29: PodGroup team-a/pg2: spec.podGroupTemplateRef.workload.podGroupTemplateName: '
+         'Workload "w2" has no pod group template "nope" (it has: workers)'],
+        id="v1alpha2 missing template"),
+    pytest.param(
+        [samples.WORKLOAD_V1ALPHA3, _with(samples.COMPOSITE_POD_GROUP, _set(("spec", "workloadRef", "templateName"), "workers"))],
+        ['in.yaml:34: CompositePodGroup team-a/rack-0: spec.workloadRef.templateName: '
+         'Workload "w4" has no composite pod group template "workers" (it has: block, rack)'],
+        id="composite template missing"),
+    pytest.param(
+        [WL, _with(PG, _set(("spec", "schedulingPolicy"), {"basic": {}}))],
+        ["in.yaml:27: PodGroup team-a/pg3: spec.disruptionMode: all disruption is not allowed with a basic "
+         "scheduling policy; use a gang policy or single disruption"],
+        id="all on basic"),
+    pytest.param(
+        [_with(samples.WORKLOAD_V1ALPHA2, _set(("spec", "podGroupTemplates", 0, "schedulingPolicy"), {"basic": {}}))],
+        ['in.yaml:14: Workload team-a/w2: spec.podGroupTemplates[0].disruptionMode: "PodGroup" disruption is not '
+         "allowed with a basic scheduling policy; use a gang policy or single disruption"],
+        id="v1alpha2 PodGroup disruption on basic template"),
+    pytest.param(
+        [_with(WL, _set(("spec", "compositePodGroupTemplates"), samples.WORKLOAD_V1ALPHA3["spec"]["compositePodGroupTemplates"]))],
+        ["in.yaml:6: Workload team-a/w3: spec: exactly one of podGroupTemplates, compositePodGroupTemplates is "
+         "required, but both are set"],
+        id="both template lists"),
+    pytest.param(
+        [_with(WL, _set(("spec", "podGroupTemplates"), []))],
+        ["in.yaml:6: Workload team-a/w3: spec: exactly one of podGroupTemplates, compositePodGroupTemplates is required"],
+        id="neither template list"),
+    pytest.param(
+        [_with(samples.WORKLOAD_V1ALPHA3, _del(("spec", "compositePodGroupTemplates", 0, "compositePodGroupTemplates")))],
+        ["in.yaml:8: Workload team-a/w4: spec.compositePodGroupTemplates[0]: must have podGroupTemplates or "
+         "compositePodGroupTemplates"],
+        id="composite template without children"),
+    pytest.param(
+        [_with(WL, _set(("spec", "podGroupTemplates"), [{"name": f"t{i}", "schedulingPolicy": {"basic": {}}} for i in range(9)]))],
+        ["in.yaml:7: Workload team-a/w3: spec.podGroupTemplates: must have at most 8 items, got 9"],
+        id="more than 8 templates"),
+    pytest.param(
+        [_with(WL, _set(("spec", "podGroupTemplates", 0, "name"), "Workers"))],
+        ['in.yaml:8: Workload team-a/w3: spec.podGroupTemplates[0].name: invalid name "Workers": must be a '
+         "lowercase RFC 1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, "
+         "at most 63 characters)"],
+        id="template name not a DNS label"),
+    pytest.param(
+        [_with(samples.WORKLOAD_V1ALPHA1, _set(("spec", "podGroups", 1, "name"), "workers"))],
+        ['in.yaml:16: Workload team-a/w1: spec.podGroups[1].name: duplicate template name "workers" (also podGroups[0])'],
+        id="duplicate template name"),
+    pytest.param(
+        [_with(WL, _set(("spec", "podGroupTemplates", 0, "schedulingPolicy"), {"gang": {"minCount": 2}, "basic": {}}))],
+        ["in.yaml:9: Workload team-a/w3: spec.podGroupTemplates[0].schedulingPolicy: exactly one of basic, gang "
+         "is required, but both are set"],
+        id="basic and gang"),
+    pytest.param(
+        [_with(PG, _set(("spec", "schedulingPolicy"), {}))],
+        ["in.yaml:10: PodGroup team-a/pg3: spec.schedulingPolicy: exactly one of basic, gang is required"],
+        id="neither basic nor gang"),
+    pytest.param(
+        [_with(PG, _set(("spec", "schedulingConstraints"), {"topology": [{"key": "a"}, {"key": "b"}]}))],
+        ["in.yaml:18: PodGroup team-a/pg3: spec.schedulingConstraints.topology: must have at most 1 item, got 2"],
+        id="two topology constraints"),
+    pytest.param(
+        [WL, _with(PG, _set(("spec", "parentCompositePodGroupName"), "Parent"))],
+        ['in.yaml:32: PodGroup team-a/pg3: spec.parentCompositePodGroupName: invalid name "Parent": must be a '
+         "lowercase RFC 1123 subdomain (lowercase letters, digits, '-' and '.', starting and ending with a letter or "
+         "digit, at most 253 characters)"],
+        id="parent name"),
+    pytest.param(
+        [_with(PG, _del(("spec", "workloadRef")))],
+        [],
+        id="no workloadRef is fine"),
+    pytest.param(
+        [_with(_with(PG, _del(("spec", "workloadRef"))), _set(("spec", "parentCompositePodGroupName"), "p"))],
+        ["in.yaml:14: PodGroup team-a/pg3: spec.parentCompositePodGroupName: requires spec.workloadRef"],
+        id="parent without workloadRef"),
+    pytest.param(
+        [_with(samples.NODE, _set(("metadata", "namespace"), "Ignored"))],
+        [],
+        id="cluster-scoped kinds ignore namespace"),
+    pytest.param(
+        [_with(samples.PDB, _set(("metadata", "namespace"), "Team.A"))],
+        ['in.yaml:5: PodDisruptionBudget Team.A/pdb: metadata.namespace: invalid namespace "Team.A": must be a '
+         "lowercase RFC 1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, "
+         "at most 63 characters)"],
+        id="namespace not a DNS label"),
+    pytest.param(
+        [_with(samples.NAMESPACE, _set(("metadata", "name"), "a.b"))],
+        ['in.yaml:4: Namespace a.b: metadata.name: invalid name "a.b": must be a lowercase RFC 1123 label '
+         "(lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)"],
+        id="namespace name"),
+    pytest.param(
+        [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
+        ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
+        id="pdb min and max"),
+    pytest.param(
+        [_with(samples.PDB, _set(("spec", "minAvailable"), "150%"))],
+        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: invalid value "150%": must not be greater than 100%'],
+        id="pdb percentage over 100"),
+    pytest.param(
+        [_with(samples.PDB, _set(("spec", "minAvailable"), "5"))],
+        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: invalid value "5": must be an integer or a '
+         'percentage such as "50%"'],
+        id="pdb string without percent"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "priorityClassName"), "nope"))],
+        ['in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name "nope" was found'],
+        id="unknown priority class"),
+    pytest.param(
+        [_with(PG, _set(("spec", "priorityClassName"), "nope")), WL],
+        ['in.yaml:17: PodGroup team-a/pg3: spec.priorityClassName: no PriorityClass with name "nope" was found'],
+        id="group names an unknown priority class"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "priorityClassName"), "system-cluster-critical"))],
+        [],
+        id="built-in priority classes exist"),
+    pytest.param(
+        [_with(samples.PRIORITY_CLASS, _set(("value",), 1_000_000_001))],
+        ["in.yaml:5: PriorityClass high: value: must be at most 1000000000 for a user-defined PriorityClass, got 1000000001"],
+        id="priority too high"),
+    pytest.param(
+        [_with(samples.PRIORITY_CLASS, _set(("metadata", "name"), "system-mine"))],
+        ['in.yaml:4: PriorityClass system-mine: metadata.name: the "system-" prefix is reserved for the built-in PriorityClasses'],
+        id="system prefix"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "workloadRef"), {"name": "w", "podGroup": "g"})), samples.PRIORITY_CLASS],
+        ["in.yaml:20: Pod team-a/trainer-0: spec.schedulingGroup: cannot be set together with spec.workloadRef"],
+        id="two group links"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec",), {"containers": [{"name": "c"}],
+                                             "workloadRef": {"name": "w", "podGroup": "G", "podGroupReplicaKey": "_"}}))],
+        ['in.yaml:19: Pod team-a/trainer-0: spec.workloadRef.podGroup: invalid name "G": must be a lowercase RFC 1123 '
+         "label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
+         'in.yaml:20: Pod team-a/trainer-0: spec.workloadRef.podGroupReplicaKey: invalid name "_": must be a lowercase '
+         "RFC 1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 "
+         "characters)"],
+        id="workloadRef names"),
+    pytest.param(
+        [_with(samples.POD, _set(("metadata", "creationTimestamp"), "yesterday")), samples.PRIORITY_CLASS],
+        ['in.yaml:8: Pod team-a/trainer-0: metadata.creationTimestamp: invalid timestamp "yesterday"; expected '
+         "RFC 3339, e.g. 2025-01-01T00:00:00Z"],
+        id="bad timestamp"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "containers", 0, "resources", "limits", "memory"), "1Gi")), samples.PRIORITY_CLASS],
+        ["in.yaml:113: Pod team-a/trainer-0: spec.containers[0].resources.requests.memory: must be less than or "
+         "equal to memory limit of 1Gi"],
+        id="request above limit"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "containers", 0, "resources", "requests", "nvidia.com/gpu"), "x")), samples.PRIORITY_CLASS],
+        ['in.yaml:114: Pod team-a/trainer-0: spec.containers[0].resources.requests[nvidia.com/gpu]: invalid quantity "x"'],
+        id="extended resource quantity"),
+    pytest.param(
+        [_with(samples.NODE, _set(("status", "allocatable", "cpu"), "lots"))],
+        ['in.yaml:19: Node n1: status.allocatable.cpu: invalid quantity "lots"'],
+        id="node quantity"),
+    pytest.param(
+        [_with(samples.POD, _set(("apiVersion",), "v2"))],
+        ['in.yaml:1: Pod team-a/trainer-0: apiVersion: unsupported apiVersion "v2" for Pod; supported: v1'],
+        id="unsupported core version"),
+    pytest.param(
+        [_with(WL, _set(("apiVersion",), "scheduling.k8s.io/v1"))],
+        ['in.yaml:1: Workload team-a/w3: apiVersion: unsupported apiVersion "scheduling.k8s.io/v1" for Workload; '
+         "supported: scheduling.k8s.io/v1alpha1, scheduling.k8s.io/v1alpha2, scheduling.k8s.io/v1alpha3, "
+         "scheduling.k8s.io/v1beta1"],
+        id="unsupported workload version"),
+    pytest.param(
+        [_with(samples.POD, _del(("kind",)))],
+        ["in.yaml:1: kind: required field is missing (every object needs apiVersion and kind)"],
+        id="no kind"),
+    pytest.param(
+        [_with(samples.POD, _set(("apiVersion",), 1))],
+        ["in.yaml:1: Pod team-a/trainer-0: apiVersion: must be a string"],
+        id="apiVersion not a string"),
+    pytest.param(
+        [_with(samples.POD, _del(("metadata", "name"))), samples.PRIORITY_CLASS],
+        ["in.yaml:3: Pod: metadata.name: required field is missing"],
+        id="no name"),
+    pytest.param(
+        [samples.SCHEDULER_CONFIG, samples.SCHEDULER_CONFIG],
+        ["in.yaml:1: KubeSchedulerConfiguration: more than one KubeSchedulerConfiguration in the input; also at in.yaml:26",
+         "in.yaml:26: KubeSchedulerConfiguration: more than one KubeSchedulerConfiguration in the input; also at in.yaml:1"],
+        id="two scheduler configurations"),
+]
+
+
+@pytest.mark.parametrize("objs, expected", CASES)
+def test_bad_input(manifests, objs, expected):
+    manifests.write("in.yaml", dump(*objs))
+    if expected:
+        assert manifests.problems("in.yaml") == expected
+    else:
+        manifests.load("in.yaml")
+
+
+# --- rules that need more than one object --------------------------------------------------------
+
+
+def test_duplicates_are_reported_at_both_places(manifests):
+    manifests.write("a.yaml", dump(samples.NODE, samples.PRIORITY_CLASS))
+    manifests.write("b.json", '{"apiVersion": "v1", "kind": "List", "items": [\n'
+                              '  {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}\n]}\n')
+    assert manifests.problems("a.yaml", "b.json") == [
+        "a.yaml:1: Node n1: defined more than once; also at b.json:2",
+        "b.json:2: Node n1: defined more than once; also at a.yaml:1",
+    ]
+
+
+def test_same_name_in_other_namespaces_or_kinds_is_fine(manifests):
+    other_ns = sample(samples.POD)
+    other_ns["metadata"]["namespace"] = "team-b"
+    same_name_group = sample(samples.POD_GROUP_V1BETA1)
+    same_name_group["metadata"]["name"] = "trainer-0"
+    del same_name_group["spec"]["workloadRef"]
+    manifests.write("in.yaml", dump(samples.PRIORITY_CLASS, samples.POD, other_ns, same_name_group))
+    assert len(manifests.load("in.yaml").pods) == 2
+
+
+def test_global_default_twice(manifests):
+    a = sample(samples.PRIORITY_CLASS) | {"globalDefault": True}
+    b = sample(a)
+    b["metadata"]["name"] = "other"
+    manifests.write("in.yaml", dump(a, b))
+    assert manifests.problems("in.yaml") == [
+        'in.yaml:6: PriorityClass high: globalDefault: only one PriorityClass may be the global default; "other" is too',
+        'in.yaml:15: PriorityClass other: globalDefault: only one PriorityClass may be the global default; "high" is too',
+    ]
+
+
+def test_pods_naming_missing_groups_are_not_errors(manifests):
+    v1alpha1 = sample(samples.POD)
+    del v1alpha1["spec"]["schedulingGroup"]
+    v1alpha1["spec"]["workloadRef"] = {"name": "gone", "podGroup": "workers"}
+    v1alpha1["metadata"]["name"] = "old"
+    manifests.write("in.yaml", dump(samples.PRIORITY_CLASS, samples.POD, v1alpha1))
+    ci = manifests.load("in.yaml")
+    assert [p.pod_group for p in ci.pods] == ["gone/workers", "pg"]
+    assert ci.pod_groups == ()
+
+
+def test_a_broken_workload_does_not_also_make_its_groups_fail(manifests):
+    broken = _with(WL, _set(("spec", "podGroupTemplates", 0, "schedulingPolicy"), {}))
+    manifests.write("in.yaml", dump(broken, PG))
+    assert manifests.problems("in.yaml") == [
+        "in.yaml:9: Workload team-a/w3: spec.podGroupTemplates[0].schedulingPolicy: exactly one of basic, gang is required",
+    ]
+
+
+def test_unreadable_files_do_not_make_references_fail(manifests):
+    manifests.write("a.yaml", "apiVersion: v1\nkind: [\n")
+    manifests.write("b.yaml", dump(PG))
+    assert manifests.problems("a.yaml", "b.yaml") == [
+        "a.yaml:3: invalid YAML: while parsing a flow node: did not find expected node content",
+    ]
+
+
+def test_json_problems_find_their_lines(manifests):
+    import orjson
+
+    bad = _with(samples.POD, _set(("spec", "containers", 0, "resources", "requests", "cpu"), "1.2.3"))
+    text = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": [samples.PRIORITY_CLASS, bad]},
+                        option=orjson.OPT_INDENT_2).decode()
+    manifests.write("dump.json", text)
+    (problem,) = manifests.problems("dump.json")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if '"1.2.3"' in t)
+    assert problem == (f'dump.json:{line}: Pod team-a/trainer-0: spec.containers[0].resources.requests.cpu: '
+                       'invalid quantity "1.2.3"')
+
+
+def test_stdin_problems_name_stdin(manifests):
+    assert manifests.problems("-", stdin_text=pod("Bad")) == [
+        "<stdin>:5: Pod team-a/Bad: metadata.name: invalid name \"Bad\": must be a lowercase RFC 1123 subdomain "
+        "(lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)",
+    ]
+
+
+def test_problems_without_a_line_name_the_document():
+    from podgroup_plan.errors import Problem
+
+    assert str(Problem("x.json", "m", document=2, kind="Pod", namespace="a", name="b", path="spec")) == (
+        "x.json: document 2 Pod a/b: spec: m")
+
+
+# --- the scheduler configuration file and the summary --------------------------------------------
+
+
+def test_load_scheduler_config(manifests):
+    manifests.write("config.yaml", dump(samples.SCHEDULER_CONFIG))
+    assert load_scheduler_config("config.yaml") == samples.SCHEDULER_CONFIG
+
+
+@pytest.mark.parametrize(
+    "objs, expected",
+    [
+        ([samples.NODE], ['config.yaml:2: Node n1: kind: expected a KubeSchedulerConfiguration, found "Node"']),
+        ([], ["config.yaml: no KubeSchedulerConfiguration found"]),
+        ([_with(samples.SCHEDULER_CONFIG, _set(("profiles", 0, "percentageOfNodesToScore"), 101))],
+         ["config.yaml:25: KubeSchedulerConfiguration: profiles[0].percentageOfNodesToScore: must be at most 100, got 101"]),
+        ([_with(samples.SCHEDULER_CONFIG, _set(("apiVersion",), "kubescheduler.config.k8s.io/v1beta3"))],
+         ['config.yaml:1: KubeSchedulerConfiguration: apiVersion: unsupported apiVersion '
+          '"kubescheduler.config.k8s.io/v1beta3" for KubeSchedulerConfiguration; supported: kubescheduler.config.k8s.io/v1']),
+    ],
+    ids=["wrong kind", "empty", "schema", "old version"],
+)
+def test_load_scheduler_config_problems(manifests, objs, expected):
+    manifests.write("config.yaml", dump(*objs) if objs else "# nothing\n")
+    with pytest.raises(InputError) as err:
+        load_scheduler_config("config.yaml")
+    assert [str(p) for p in err.value.problems] == expected
+
+
+def test_summarize(manifests):
+    running = sample(samples.POD)
+    running["metadata"]["name"] = "running"
+    running["spec"]["nodeName"] = "n1"
+    v1alpha1 = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "m", "namespace": "team-a"},
+                "spec": {"containers": [{"name": "c"}], "workloadRef": {"name": "w1", "podGroup": "workers"}}}
+    manifests.write("in.yaml", dump(
+        samples.NODE, samples.PRIORITY_CLASS, samples.POD, running, v1alpha1, samples.WORKLOAD_V1ALPHA1,
+        samples.WORKLOAD_V1BETA1, PG, samples.SERVICE, samples.SCHEDULER_CONFIG,
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}},
+        {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "Workload", "metadata": {"name": "k"}},
+    ))
+    assert summarize(load_input(["in.yaml"])) == [
+        "Node: 1",
+        "Pod: 3 (1 running, 2 pending)",
+        "PriorityClass: 1",
+        "Workload: 2",
+        "PodGroup: 2 (1 implied by v1alpha1 workloadRef)",
+        "Service: 1",
+        "KubeSchedulerConfiguration: 1",
+        "not planned (ignored): Deployment (1), Workload.kueue.x-k8s.io (1)",
+    ]
