@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from podgroup_plan.framework import registry
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
@@ -207,6 +208,10 @@ class Recorder:
             for point in fwk.profile.plugins:
                 for ref in fwk.profile.enabled(point):
                     fwk.plugin(ref.name)
-            for plugin in sorted(fwk.not_applied):
-                notes.add(f"profile {name}: plugin {plugin} is enabled but not modelled by this planner")
+            out_of_scope = sorted(p for p in fwk.not_applied if p in registry.NOT_APPLIED)
+            not_yet = sorted(p for p in fwk.not_applied if p not in registry.NOT_APPLIED)
+            if out_of_scope:
+                notes.add(f"profile {name}: out of scope, not modelled: {', '.join(out_of_scope)}")
+            if not_yet:
+                notes.add(f"profile {name}: not implemented yet, not applied: {', '.join(not_yet)}")
         return sorted(notes)
