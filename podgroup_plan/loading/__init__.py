@@ -39,8 +39,10 @@ def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterIn
     with _no_gc():
         docs, problems = read_documents(paths, stdin_text)
         decoded, ignored, issues = check_and_decode(docs, complete=not problems)
+        if not problems and not issues:
+            return decoded.cluster_input(ignored)
     raise_problems(problems, issues, stdin_text)
-    return decoded.cluster_input(ignored)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 @contextmanager
@@ -85,8 +87,8 @@ def check_and_decode(
     ignored: Counter = Counter()
     issues: list[Issue] = []
     for doc in docs:
-        kind, api_version = doc.obj.get("kind"), doc.obj.get("apiVersion")
-        if not isinstance(kind, str) or not kind or not isinstance(api_version, str) or not api_version:
+        kind, api_version = doc.kind, doc.api_version
+        if not kind or not api_version:
             issues.append(_missing_type(doc))
             continue
         if not schemas.owns(api_version, kind):

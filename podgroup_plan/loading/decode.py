@@ -15,10 +15,13 @@ with their JSON path; cross-object rules live in `validate.py`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from fractions import Fraction
 from typing import Any, Callable, Mapping
+
+import orjson
 
 from podgroup_plan.loading.files import Document, Issue
 from podgroup_plan.model.objects import (
@@ -171,8 +174,9 @@ def decode_documents(by_kind: Mapping[str, list[Document]], issues: list[Issue])
         out.composite_pod_groups.append((doc, cpg))
 
     implied: dict[tuple[str, str], tuple[str, str, str]] = {}
+    memo = Memo()
     for doc in by_kind.get("Pod", ()):
-        pod = decode_pod(doc, priorities, _reporter(doc, issues))
+        pod = decode_pod(doc, priorities, _reporter(doc, issues), memo)
         if pod.phase in ("Succeeded", "Failed"):
             # kube-scheduler's informer never sees finished pods; nor does the plan.
             out.finished_pods.append((doc, pod))
@@ -208,6 +212,7 @@ def _source(doc: Document) -> Source:
 
 
 _TIMESTAMPS: dict[str, str] = {}  # many objects share a timestamp: parse each text once
+_CANONICAL_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
@@ -217,6 +222,8 @@ def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
     """
     if not value:
         return None
+    if _CANONICAL_TIME.fullmatch(value):  # what the apiserver writes: already UTC seconds
+        return value
     known = _TIMESTAMPS.get(value)
     if known is not None:
         return known
@@ -230,7 +237,8 @@ def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
         report(path, f'invalid timestamp "{value}"; expected RFC 3339, e.g. 2025-01-01T00:00:00Z')
         return None
     text = parsed.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    _TIMESTAMPS[value] = text
+    if len(_TIMESTAMPS) < 10_000:
+        _TIMESTAMPS[value] = text
     return text
 
 
@@ -554,33 +562,81 @@ def decode_priority_class(doc: Document) -> PriorityClass:
 # --- kinds -------------------------------------------------------------------------------------
 
 
-def decode_pod(doc: Document, priorities: PriorityTable, report: Report) -> Pod:
+class Memo:
+    """Decoded parts shared by objects written alike: the pods of one Job or StatefulSet repeat
+    the same containers, tolerations and affinity. Each distinct part is decoded once and the
+    (immutable) result shared, which saves time and memory alike. Keys are the parts' JSON
+    text; a part that cannot be serialised (non-string keys from YAML) is simply not shared."""
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[str, bytes], Any] = {}
+
+    def get(self, kind: str, raw: Any, build: Callable[[Any], Any]) -> Any:
+        if not raw:
+            return build(raw)
+        try:
+            key = (kind, orjson.dumps(raw))
+        except TypeError:
+            return build(raw)
+        part = self._parts.get(key, _MISSING)
+        if part is _MISSING:
+            part = self._parts[key] = build(raw)
+        return part
+
+
+_MISSING = object()
+
+
+def _containers_part(spec_parts: tuple) -> tuple:
+    """What a pod's containers decide: (requests, non-zero cpu, non-zero memory, host ports,
+    images, problems). Problems are kept so that every pod sharing the part reports them."""
+    containers, init_containers, overhead, resources = spec_parts
+    spec = {"containers": containers, "initContainers": init_containers,
+            "overhead": overhead, "resources": resources}
+    problems: list[tuple[tuple, str]] = []
+    requests, cpu, memory = pod_requests(spec, lambda path, message: problems.append((path, message)))
+    images = [c.get("image") for c in init_containers or ()] + [c.get("image") for c in containers]
+    return (requests, cpu, memory, host_ports(spec),
+            tuple(normalized_image(i) for i in images if i), tuple(problems))
+
+
+def _tolerations(raw: list | None) -> tuple[Toleration, ...]:
+    return tuple(toleration(t) for t in raw or ())
+
+
+def _spread_constraints(raw: list | None) -> tuple[TopologySpreadConstraint, ...]:
+    return tuple(spread_constraint(c) for c in raw or ())
+
+
+def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: Memo | None = None) -> Pod:
+    memo = memo or Memo()
     obj = doc.obj
     meta, spec = obj["metadata"], obj["spec"]
+    get = spec.get
     status = obj.get("status") or {}
-    requests, non_zero_cpu, non_zero_memory = pod_requests(spec, report)
+    containers = (spec["containers"], get("initContainers"), get("overhead"), get("resources"))
+    requests, non_zero_cpu, non_zero_memory, ports, images, problems = memo.get(
+        "containers", containers, _containers_part)
+    for path, message in problems:
+        report(path, message)
     priority, preemption_policy = priorities.pod(spec)
-    images = [c.get("image") for c in spec.get("initContainers") or ()]
-    images += [c.get("image") for c in spec["containers"]]
     return Pod(
-        namespace=_namespace(meta),
+        namespace=meta.get("namespace") or DEFAULT_NAMESPACE,
         name=meta["name"],
-        labels=dict(_labels(meta)),
-        node_name=spec.get("nodeName") or None,
-        scheduler_name=spec.get("schedulerName") or DEFAULT_SCHEDULER_NAME,
+        labels=meta.get("labels") or {},  # the parsed dict itself: nobody mutates model mappings
+        node_name=get("nodeName") or None,
+        scheduler_name=get("schedulerName") or DEFAULT_SCHEDULER_NAME,
         priority=priority,
         preemption_policy=preemption_policy,
         requests=requests,
         non_zero_cpu=non_zero_cpu,
         non_zero_memory=non_zero_memory,
-        host_ports=host_ports(spec),
-        node_selector=dict(spec.get("nodeSelector") or {}),
-        affinity=affinity(spec.get("affinity")),
-        tolerations=tuple(toleration(t) for t in spec.get("tolerations") or ()),
-        topology_spread_constraints=tuple(
-            spread_constraint(c) for c in spec.get("topologySpreadConstraints") or ()
-        ),
-        images=tuple(normalized_image(i) for i in images if i),
+        host_ports=ports,
+        node_selector=get("nodeSelector") or {},
+        affinity=memo.get("affinity", get("affinity"), affinity),
+        tolerations=memo.get("tolerations", get("tolerations"), _tolerations),
+        topology_spread_constraints=memo.get("spread", get("topologySpreadConstraints"), _spread_constraints),
+        images=images,
         pod_group=pod_group_link(spec),
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         start_time=timestamp(status.get("startTime"), ("status", "startTime"), report),
@@ -591,7 +647,7 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report) -> Pod:
             for r in meta.get("ownerReferences") or ()
         ),
         uid=meta.get("uid") or "",
-        source=_source(doc),
+        source=Source(doc.file, doc.document, doc.line),
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, NamedTuple, Sequence
 
 import orjson
@@ -122,16 +122,13 @@ class Document:
     document: int
     line: int | None
     items: tuple[int, ...] = ()
+    kind: str = field(init=False)  # "" when missing or not a string
+    api_version: str = field(init=False)
 
-    @property
-    def kind(self) -> str:
-        k = self.obj.get("kind")
-        return k if isinstance(k, str) else ""
-
-    @property
-    def api_version(self) -> str:
-        v = self.obj.get("apiVersion")
-        return v if isinstance(v, str) else ""
+    def __post_init__(self) -> None:
+        kind, api_version = self.obj.get("kind"), self.obj.get("apiVersion")
+        self.kind = kind if isinstance(kind, str) else ""
+        self.api_version = api_version if isinstance(api_version, str) else ""
 
     @property
     def metadata(self) -> dict:

@@ -9,7 +9,7 @@ for that apiVersion.
 Validators are compiled once per (apiVersion, kind) and reused; every schema error becomes a
 (JSON path, message) pair, worded for people rather than for schema authors.
 
-Two validators per schema: `compile_check` turns the schema into a plain Python predicate (the
+Two validators per schema: `CheckCompiler` turns the schema into a plain Python predicate (the
 happy path: about ten times faster than jsonschema walking `$ref`s for every document), and
 jsonschema runs only for a document the predicate rejects, to say what and where. The two must
 agree on validity; tests/loading/test_schema.py checks that on mutated documents.
@@ -70,7 +70,7 @@ class SchemaSet:
         self._registry = Registry().with_resources(resources)
         self._validators: dict[tuple[str, str], Draft202012Validator] = {}
         self._checks: dict[tuple[str, str], Check | None] = {}
-        self._compiled: dict[int, Check] = {}  # shared by all kinds: _core.json is compiled once
+        self._compiler = CheckCompiler()
 
     def kinds(self) -> list[str]:
         return sorted(self._versions)
@@ -108,7 +108,7 @@ class SchemaSet:
             schema = self._files[key]
             resolver = self._registry.resolver(base_uri=schema["$id"])
             try:
-                self._checks[key] = compile_check(schema, resolver, self._compiled)
+                self._checks[key] = self._compiler.compile(schema, resolver)
             except Unsupported:
                 self._checks[key] = None
         return self._checks[key]
@@ -228,20 +228,23 @@ def describe(error: ValidationError) -> SchemaError:
 
 
 # --- the compiled predicate ---------------------------------------------------------------------
+#
+# JSON Schema evaluated by jsonschema costs ~15 interpreter-level objects per keyword per value;
+# our schemas are fixed, so they are translated once into plain Python source (one function per
+# subschema, simple subschemas inlined as expressions) and exec'd. Only validity comes out; the
+# wording of errors stays jsonschema's job.
 
 Check = Callable[[Any], bool]
 
 # Keywords that never make a document invalid.
 _ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "default", "examples"})
-
-
-class Unsupported(Exception):
-    """The schema uses a keyword `compile_check` does not implement (jsonschema alone is used)."""
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
+_KEYWORDS = frozenset({
+    "$ref", "type", "enum", "const", "required", "properties", "additionalProperties",
+    "minItems", "maxItems", "items", "minLength", "maxLength", "pattern", "minimum", "maximum",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+})
+# Keywords an inline expression can hold (no sub-schemas, no loops).
+_SCALAR_KEYWORDS = frozenset({"type", "enum", "const", "minimum", "maximum", "minLength", "maxLength", "pattern"})
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -254,12 +257,12 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _type_check(names: list[str]) -> Check:
-    # Loaders build exact builtin types, so `type(x) in ...` is exact (and bool is not int).
-    types = frozenset(t for n in names for t in _PY_TYPES[n])
-    if "integer" in names and "number" not in names:  # 1.0 is an integer too
-        return lambda x: type(x) in types or (type(x) is float and x.is_integer())
-    return lambda x: type(x) in types
+class Unsupported(Exception):
+    """The schema uses a keyword the compiler does not implement (jsonschema alone is used)."""
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _json_equal(a: Any, b: Any) -> bool:
@@ -273,154 +276,161 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b or (_is_number(a) and _is_number(b) and a == b)
 
 
-def compile_check(schema: Any, resolver: Resolver, cache: dict[int, Check]) -> Check:
-    """A predicate equivalent to `Draft202012Validator(schema).is_valid`, for the keywords our
-    schemas use. `cache` maps subschemas (by identity: each belongs to one file, so its `$ref`s
-    always resolve alike) to their predicates, and lets recursive schemas refer to themselves."""
-    if schema is True:
-        return lambda x: True
-    if schema is False:
-        return lambda x: False
-    if not isinstance(schema, dict):
-        raise Unsupported(repr(schema))
-    key = id(schema)
-    if key in cache:
-        return cache[key]
-    slot: list[Check] = []
-    cache[key] = lambda x: slot[0](x)  # a forward reference while the schema compiles
-    check = _build(schema, resolver, cache)
-    slot.append(check)
-    cache[key] = check
-    return check
+class CheckCompiler:
+    """Translates schemas into predicates equivalent to `Draft202012Validator.is_valid`, for the
+    keywords our schemas use. Subschemas are compiled once (keyed by identity: each belongs to
+    one file, so its `$ref`s always resolve alike), also across kinds: `_core.json` is shared."""
 
+    def __init__(self) -> None:
+        self._names: dict[int, str] = {}
+        self._namespace: dict[str, Any] = {"_json_equal": _json_equal}
+        self._source: list[str] = []
+        self._keep: list[Any] = []  # keeps compiled subschemas alive, so their ids stay unique
 
-def _build(schema: dict, resolver: Resolver, cache: dict[int, Check]) -> Check:
-    def sub(s: Any) -> Check:
-        return compile_check(s, resolver, cache)
+    def compile(self, schema: Any, resolver: Resolver) -> Check:
+        name = self._function(schema, resolver)
+        if self._source:
+            exec("\n".join(self._source), self._namespace)  # noqa: S102 - our own generated code
+            self._source = []
+        return self._namespace[name]
 
-    checks: list[Check] = []
-    for keyword in schema:
-        if keyword not in _KEYWORDS and keyword not in _ANNOTATIONS and not keyword.startswith("x-"):
-            raise Unsupported(keyword)
-    if "$ref" in schema:
-        resolved = resolver.lookup(schema["$ref"])
-        checks.append(compile_check(resolved.contents, resolved.resolver, cache))
-    if "type" in schema:
-        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        checks.append(_type_check(names))
-    if "enum" in schema:
-        values = schema["enum"]
-        if all(v is None or isinstance(v, str) for v in values):
-            strings, nullable = frozenset(v for v in values if v is not None), None in values
-            checks.append(lambda x: (x is None and nullable) or (isinstance(x, str) and x in strings))
-        else:
-            checks.append(lambda x: any(_json_equal(x, v) for v in values))
-    if "const" in schema:
-        const = schema["const"]
-        checks.append(lambda x: _json_equal(x, const))
-    checks += _object_checks(schema, sub)
-    checks += _array_checks(schema, sub)
-    checks += _scalar_checks(schema)
-    checks += _combinator_checks(schema, sub)
-    if not checks:
-        return lambda x: True
-    if len(checks) == 1:
-        return checks[0]
-    all_checks = tuple(checks)
+    # Source generation. `_function` gives the name of a function checking a subschema;
+    # `_test` an expression that is true when `var` is valid (inline when the subschema is simple).
 
-    def every(x: Any) -> bool:
-        for c in all_checks:
-            if not c(x):
-                return False
-        return True
+    def _function(self, schema: Any, resolver: Resolver) -> str:
+        key = id(schema)
+        if key in self._names:
+            return self._names[key]
+        self._keep.append(schema)
+        if isinstance(schema, dict) and {k for k in schema if not k.startswith("x-")} - _ANNOTATIONS == {"$ref"}:
+            resolved = resolver.lookup(schema["$ref"])
+            if resolved.contents is not schema:  # a pure reference: the target's function itself
+                self._names[key] = self._function(resolved.contents, resolved.resolver)
+                return self._names[key]
+        name = f"_check{len(self._names)}"
+        self._names[key] = name
+        body = self._statements(schema, resolver, "x")
+        self._source += [f"def {name}(x):", *("    " + line for line in body), "    return True", ""]
+        return name
 
-    return every
+    def _const(self, value: Any) -> str:
+        name = f"_c{len(self._namespace)}"
+        self._namespace[name] = value
+        return name
 
+    def _test(self, schema: Any, resolver: Resolver, var: str) -> str:
+        if schema is True:
+            return "True"
+        if schema is False:
+            return "False"
+        if isinstance(schema, dict) and {k for k in schema if not k.startswith("x-")} - _ANNOTATIONS <= _SCALAR_KEYWORDS:
+            tests = self._scalar_tests(schema, var)
+            return " and ".join(f"({t})" for t in tests) if tests else "True"
+        return f"{self._function(schema, resolver)}({var})"
 
-def _object_checks(schema: dict, sub: Callable[[Any], Check]) -> list[Check]:
-    required = tuple(schema.get("required", ()))
-    properties = tuple((name, sub(s)) for name, s in schema.get("properties", {}).items())
-    additional = schema.get("additionalProperties", True)
-    if not required and not properties and additional is True:
-        return []
-    known = frozenset(schema.get("properties", {}))
-    extra = None if additional is True else sub(additional)
+    def _scalar_tests(self, schema: dict, var: str) -> list[str]:
+        tests: list[str] = []
+        if "type" in schema:
+            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            types = self._const(frozenset(t for n in names for t in _PY_TYPES[n]))
+            if "integer" in names and "number" not in names:  # 1.0 is an integer too
+                tests.append(f"type({var}) in {types} or (type({var}) is float and {var}.is_integer())")
+            else:
+                tests.append(f"type({var}) in {types}")
+        if "enum" in schema:
+            values = schema["enum"]
+            if all(v is None or isinstance(v, str) for v in values):
+                strings = self._const(frozenset(v for v in values if v is not None))
+                null = f"{var} is None or " if None in values else ""
+                tests.append(f"{null}(type({var}) is str and {var} in {strings})")
+            else:
+                tests.append(f"any(_json_equal({var}, v) for v in {self._const(list(values))})")
+        if "const" in schema:
+            const = schema["const"]
+            if isinstance(const, str):
+                tests.append(f"type({var}) is str and {var} == {self._const(const)}")
+            else:
+                tests.append(f"_json_equal({var}, {self._const(const)})")
+        if "minLength" in schema or "maxLength" in schema:
+            lo, hi = schema.get("minLength", 0), schema.get("maxLength", float("inf"))
+            tests.append(f"type({var}) is not str or {self._const(lo)} <= len({var}) <= {self._const(hi)}")
+        if "pattern" in schema:
+            pattern = self._const(re.compile(schema["pattern"]))
+            tests.append(f"type({var}) is not str or {pattern}.search({var}) is not None")
+        if "minimum" in schema or "maximum" in schema:
+            lo = self._const(schema.get("minimum", float("-inf")))
+            hi = self._const(schema.get("maximum", float("inf")))
+            # type() excludes bool, which JSON Schema does not count as a number
+            tests.append(f"type({var}) not in (int, float) or {lo} <= {var} <= {hi}")
+        return tests
 
-    def check(x: Any) -> bool:
-        if type(x) is not dict:
-            return True
-        for name in required:
-            if name not in x:
-                return False
-        for name, c in properties:
-            if name in x and not c(x[name]):
-                return False
-        if extra is not None:
-            for name, value in x.items():
-                if name not in known and not extra(value):
-                    return False
-        return True
+    def _statements(self, schema: Any, resolver: Resolver, var: str) -> list[str]:
+        """Lines that `return False` when `var` is invalid."""
+        if schema is True:
+            return []
+        if schema is False:
+            return ["return False"]
+        if not isinstance(schema, dict):
+            raise Unsupported(repr(schema))
+        for keyword in schema:
+            if keyword not in _KEYWORDS and keyword not in _ANNOTATIONS and not keyword.startswith("x-"):
+                raise Unsupported(keyword)
 
-    return [check]
+        def fail_unless(test: str) -> str:
+            return f"if not ({test}): return False"
 
+        lines = [fail_unless(t) for t in self._scalar_tests(schema, var)]
+        if "$ref" in schema:
+            resolved = resolver.lookup(schema["$ref"])
+            lines.append(fail_unless(self._test(resolved.contents, resolved.resolver, var)))
+        lines += self._object_statements(schema, resolver, var)
+        lines += self._array_statements(schema, resolver, var)
+        for sub in schema.get("allOf", ()):
+            lines.append(fail_unless(self._test(sub, resolver, var)))
+        if "anyOf" in schema:
+            lines.append(fail_unless(" or ".join(f"({self._test(s, resolver, var)})" for s in schema["anyOf"])))
+        if "oneOf" in schema:
+            count = " + ".join(f"bool({self._test(s, resolver, var)})" for s in schema["oneOf"])
+            lines.append(f"if ({count}) != 1: return False")
+        if "not" in schema:
+            lines.append(f"if {self._test(schema['not'], resolver, var)}: return False")
+        if "if" in schema:
+            cond = self._test(schema["if"], resolver, var)
+            then = self._test(schema.get("then", True), resolver, var)
+            other = self._test(schema.get("else", True), resolver, var)
+            lines.append(f"if ({then}) if ({cond}) else ({other}): pass")
+            lines.append("else: return False")
+        return lines
 
-def _array_checks(schema: dict, sub: Callable[[Any], Check]) -> list[Check]:
-    out: list[Check] = []
-    low, high = schema.get("minItems"), schema.get("maxItems")
-    if low is not None or high is not None:
-        lo, hi = low or 0, high if high is not None else float("inf")
-        out.append(lambda x: not isinstance(x, list) or lo <= len(x) <= hi)
-    if "items" in schema:
-        item = sub(schema["items"])
+    def _object_statements(self, schema: dict, resolver: Resolver, var: str) -> list[str]:
+        required = schema.get("required", [])
+        properties = schema.get("properties", {})
+        additional = schema.get("additionalProperties", True)
+        if not required and not properties and additional is True:
+            return []
+        body = [f"if {name!r} not in {var}: return False" for name in required]
+        for i, (name, sub) in enumerate(properties.items()):
+            test = self._test(sub, resolver, f"_p{i}")
+            if test != "True":
+                body.append(f"if {name!r} in {var}:")
+                body.append(f"    _p{i} = {var}[{name!r}]")
+                body.append(f"    if not ({test}): return False")
+        if additional is not True:
+            known = self._const(frozenset(properties))
+            test = self._test(additional, resolver, "_v")
+            body.append(f"for _k, _v in {var}.items():")
+            body.append(f"    if _k not in {known} and not ({test}): return False")
+        return [f"if type({var}) is dict:", *("    " + line for line in body)] if body else []
 
-        def items(x: Any) -> bool:
-            if type(x) is list:
-                for v in x:
-                    if not item(v):
-                        return False
-            return True
-
-        out.append(items)
-    return out
-
-
-def _scalar_checks(schema: dict) -> list[Check]:
-    out: list[Check] = []
-    if "minLength" in schema or "maxLength" in schema:
-        lo, hi = schema.get("minLength", 0), schema.get("maxLength", float("inf"))
-        out.append(lambda x: not isinstance(x, str) or lo <= len(x) <= hi)
-    if "pattern" in schema:
-        pattern = re.compile(schema["pattern"])
-        out.append(lambda x: not isinstance(x, str) or pattern.search(x) is not None)
-    if "minimum" in schema or "maximum" in schema:
-        lo, hi = schema.get("minimum", float("-inf")), schema.get("maximum", float("inf"))
-        out.append(lambda x: not _is_number(x) or lo <= x <= hi)
-    return out
-
-
-def _combinator_checks(schema: dict, sub: Callable[[Any], Check]) -> list[Check]:
-    out: list[Check] = []
-    if "allOf" in schema:
-        out += [sub(s) for s in schema["allOf"]]
-    if "anyOf" in schema:
-        any_parts = [sub(s) for s in schema["anyOf"]]
-        out.append(lambda x: any(p(x) for p in any_parts))
-    if "oneOf" in schema:
-        one_parts = [sub(s) for s in schema["oneOf"]]
-        out.append(lambda x: sum(1 for p in one_parts if p(x)) == 1)
-    if "not" in schema:
-        negated = sub(schema["not"])
-        out.append(lambda x: not negated(x))
-    if "if" in schema:
-        cond = sub(schema["if"])
-        then = sub(schema.get("then", True))
-        other = sub(schema.get("else", True))
-        out.append(lambda x: then(x) if cond(x) else other(x))
-    return out
-
-
-_KEYWORDS = frozenset({
-    "$ref", "type", "enum", "const", "required", "properties", "additionalProperties",
-    "minItems", "maxItems", "items", "minLength", "maxLength", "pattern", "minimum", "maximum",
-    "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-})
+    def _array_statements(self, schema: dict, resolver: Resolver, var: str) -> list[str]:
+        body: list[str] = []
+        if "minItems" in schema or "maxItems" in schema:
+            lo = self._const(schema.get("minItems", 0))
+            hi = self._const(schema.get("maxItems", float("inf")))
+            body.append(f"if not ({lo} <= len({var}) <= {hi}): return False")
+        if "items" in schema:
+            test = self._test(schema["items"], resolver, "_i")
+            if test != "True":
+                body.append(f"for _i in {var}:")
+                body.append(f"    if not ({test}): return False")
+        return [f"if type({var}) is list:", *("    " + line for line in body)] if body else []

@@ -84,8 +84,7 @@ def validate(
     identities of those that failed; `complete` is False when some file could not be parsed,
     in which case a missing reference may just be in the unreadable part and is not reported."""
     issues: list[Issue] = []
-    issues += duplicates(owned)
-    issues += names(owned, broken)
+    issues += objects(owned)
     issues += priority_rules(decoded)
     issues += workload_rules(decoded)
     issues += pod_group_rules(decoded, broken, complete)
@@ -97,40 +96,37 @@ def validate(
 # --- objects -----------------------------------------------------------------------------------
 
 
-def duplicates(owned: Iterable[Document]) -> Iterator[Issue]:
-    """The same kind/namespace/name twice is one object written twice: report every copy.
-    A second KubeSchedulerConfiguration is the same mistake (there can be one)."""
+def objects(owned: Iterable[Document]) -> Iterator[Issue]:
+    """Per object: metadata.name is a DNS label for Namespaces and a DNS subdomain for the other
+    kinds the planner reads; metadata.namespace is a DNS label; and the same kind/namespace/name
+    twice is one object written twice, reported at every copy (a second
+    KubeSchedulerConfiguration is the same mistake: there can be one)."""
     seen: dict[tuple[str, str, str], list[Document]] = defaultdict(list)
+    namespaces: dict[str, str | None] = {}  # few namespaces, many objects: check each once
     for doc in owned:
         key = identity(doc)
-        if key[2] or doc.kind == "KubeSchedulerConfiguration":
+        kind, namespace, name = key
+        if kind == "KubeSchedulerConfiguration":
             seen[key].append(doc)
+            continue
+        if not name:
+            continue  # the schema reported it
+        seen[key].append(doc)
+        problem = dns_label_problem(name) if kind == "Namespace" else dns_subdomain_problem(name)
+        if problem:
+            yield Issue(doc, ("metadata", "name"), problem)
+        if namespace:
+            if namespace not in namespaces:
+                problem = dns_label_problem(namespace)
+                namespaces[namespace] = problem and problem.replace("invalid name", "invalid namespace", 1)
+            if namespaces[namespace]:
+                yield Issue(doc, ("metadata", "namespace"), namespaces[namespace])
     for (kind, _, _), docs in seen.items():
         if len(docs) < 2:
             continue
         what = "more than one KubeSchedulerConfiguration in the input" if kind == "KubeSchedulerConfiguration" else "defined more than once"
         for doc in docs:
             yield Issue(doc, (), what, tuple(d for d in docs if d is not doc))
-
-
-def names(owned: Iterable[Document], broken: set[tuple[str, str, str]]) -> Iterator[Issue]:
-    """metadata.name: a DNS label for Namespaces, a DNS subdomain for the other kinds the
-    planner reads; metadata.namespace: a DNS label."""
-    for doc in owned:
-        if doc.kind == "KubeSchedulerConfiguration":
-            continue
-        meta = doc.metadata
-        name = meta.get("name")
-        if isinstance(name, str) and name:
-            check = dns_label_problem if doc.kind == "Namespace" else dns_subdomain_problem
-            problem = check(name)
-            if problem:
-                yield Issue(doc, ("metadata", "name"), problem)
-        namespace = meta.get("namespace")
-        if doc.kind not in CLUSTER_SCOPED and isinstance(namespace, str) and namespace:
-            problem = dns_label_problem(namespace)
-            if problem:
-                yield Issue(doc, ("metadata", "namespace"), problem.replace("invalid name", "invalid namespace", 1))
 
 
 def _check_names(doc: Document, checks: Iterable[tuple[tuple, object, bool]]) -> Iterator[Issue]:
@@ -284,7 +280,9 @@ def pod_group_rules(decoded: Decoded, broken: set[tuple[str, str, str]], complet
 
 
 def pod_rules(decoded: Decoded) -> Iterator[Issue]:
-    for doc, _ in decoded.pods + decoded.finished_pods:
+    for doc, pod in decoded.pods + decoded.finished_pods:
+        if pod.pod_group is None:
+            continue
         spec = doc.obj["spec"]
         group = spec.get("schedulingGroup") or {}
         ref = spec.get("workloadRef") or {}

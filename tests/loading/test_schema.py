@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from podgroup_plan.loading.schema import SchemaSet, bundled, compile_check, schema_dir
+from podgroup_plan.loading.schema import CheckCompiler, SchemaSet, bundled, schema_dir
 
 from .samples import ALL, POD, POD_GROUP_V1BETA1, WORKLOAD_V1ALPHA2, sample
 
@@ -223,7 +223,7 @@ def test_compiled_check_handles_recursion_and_booleans():
     schema = {"$id": "urn:t", "type": "object", "properties": {
         "child": {"$ref": "#"}, "yes": True, "no": False}}
     resolver = Registry().with_resource("urn:t", DRAFT202012.create_resource(schema)).resolver("urn:t")
-    check = compile_check(schema, resolver, {})
+    check = CheckCompiler().compile(schema, resolver)
     assert check({"child": {"child": {"yes": 1}}})
     assert not check({"child": {"child": {"no": 1}}})
     assert not check({"child": []})
