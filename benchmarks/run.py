@@ -7,7 +7,7 @@
 
 Per case: load time (read + validate + decode with `podgroup_plan.loading.load_input`, on
 `kubectl get -o json`-style `List` files), documents/s and, beside it, the parse-only floor
-(`orjson.loads` of the same files); plan time (`podgroup_plan.plan.plan`), pending pods/s,
+(`orjson.loads` of the same files; PyYAML's C loader with `--format yaml`); plan time (`podgroup_plan.plan.plan`), pending pods/s,
 ms per gang; peak memory (`ru_maxrss` of the case's own process, so load + plan + the
 interpreter); and whether the plan is right (every pod placed, no node over allocatable, gangs
 all-or-nothing). Inputs are generated once into `--data-dir` and reused.
@@ -48,6 +48,18 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
+def _rss_mib() -> float | None:
+    """Resident memory now (the peak is `_peak_mib`): what the loaded cluster keeps."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
 def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
     """Load and plan `case` in this process and return the figures (JSON-able)."""
     out: dict = {"case": case.name, "input": input_mode, "documents": case.documents, "notes": []}
@@ -77,6 +89,8 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
         cluster = generate.cluster_input(case)
         out["build_s"] = time.perf_counter() - t0
     out["peak_mib_after_load"] = round(_peak_mib(), 1)
+    gc.collect()
+    out["rss_mib_after_load"] = _rss_mib()
 
     if plan is not None:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -104,19 +118,28 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
 
 
 def _parse_floor(folder: str) -> float:
-    """Seconds to read and `orjson.loads` every file of the case, with the cyclic GC off (as a
-    loader may run): what no loader built on whole-file `orjson.loads` can beat."""
+    """Seconds to read and parse every file of the case, with the cyclic GC off (as a loader
+    may run): `orjson.loads` for JSON, PyYAML's C loader (`CSafeLoader`) for YAML. What no
+    loader built on those parsers can beat."""
     import orjson
+    import yaml
 
     total = 0.0
     enabled = gc.isenabled()
     gc.disable()
     try:
         for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
             if name.endswith(".json"):
                 t0 = time.perf_counter()
-                with open(os.path.join(folder, name), "rb") as fh:
+                with open(path, "rb") as fh:
                     value = orjson.loads(fh.read())
+                total += time.perf_counter() - t0
+                del value
+            elif name.endswith(".yaml"):
+                t0 = time.perf_counter()
+                with open(path, "rb") as fh:
+                    value = list(yaml.load_all(fh.read(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
                 total += time.perf_counter() - t0
                 del value
     finally:
@@ -156,12 +179,10 @@ def machine() -> dict:
     return info
 
 
-def run_case(case: Case, data_dir: str, input_mode: str, timeout: float) -> dict:
+def run_case(case: Case, data_dir: str, input_mode: str, timeout: float, fmt: str = "json") -> dict:
     folder = None
     if input_mode == "files":
-        t0 = time.perf_counter()
-        folder = write_case(case, data_dir)
-        gen_s = time.perf_counter() - t0
+        folder = write_case(case, data_dir, fmt)
     cmd = [sys.executable, "-m", "benchmarks.run", "--child", case.name, "--input", input_mode]
     if folder:
         cmd += ["--folder", folder]
@@ -265,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", action="store_true", help="plan-time growth: " + ", ".join(SCALE))
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--input", choices=("files", "objects"), default="files")
+    ap.add_argument("--format", choices=("json", "yaml"), default="json",
+                    help="input files: kubectl-style JSON Lists (default) or multi-document YAML")
     ap.add_argument("--repeat", type=int, default=1, help="runs per case (fresh process each); best plan time kept")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     ap.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="where generated inputs are kept (default %(default)s)")
@@ -304,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     results, rows, failed, missed = [], [], False, False
     for name in names:
         case = ALL[name]
-        runs = [run_case(case, args.data_dir, args.input, args.timeout) for _ in range(max(1, args.repeat))]
+        runs = [run_case(case, args.data_dir, args.input, args.timeout, args.format) for _ in range(max(1, args.repeat))]
         r = best_of(runs)
         f = figures(case, r)
         results.append({"case": asdict(case), "result": r, "figures": f})
