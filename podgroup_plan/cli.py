@@ -24,7 +24,6 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
 
-import click
 import typer
 
 from podgroup_plan import KUBERNETES_VERSION, __version__
@@ -255,7 +254,8 @@ def _naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
 
 
 def _read_stdin(paths: list[str]) -> str | None:
-    return click.get_text_stream("stdin").read() if "-" in paths else None
+    # typer's CliRunner swaps sys.stdin, so reading it here also works in tests
+    return sys.stdin.read() if "-" in paths else None
 
 
 def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None
