@@ -13,19 +13,20 @@ from __future__ import annotations
 import gc
 from collections import Counter, defaultdict
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from podgroup_plan.errors import InputError, Problem
-from podgroup_plan.loading.decode import Decoded, decode_documents
+from podgroup_plan.loading.decode import Decoded, Decoder
 from podgroup_plan.loading.files import (
     Document,
     FieldLines,
     Issue,
     format_path,
+    iter_documents,
     read_documents,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED, SchemaSet, bundled, group_of
-from podgroup_plan.loading.validate import identity, validate
+from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput
 
 __all__ = ["load_input", "load_scheduler_config", "summarize", "InputError"]
@@ -36,9 +37,10 @@ SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
 def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterInput:
     """Read, check, decode and validate every object under `paths` (`-` is stdin; its text
     may be passed as `stdin_text`). Raises InputError listing every problem."""
+    problems: list[Problem] = []
     with _no_gc():
-        docs, problems = read_documents(paths, stdin_text)
-        decoded, ignored, issues = check_and_decode(docs, complete=not problems)
+        docs = iter_documents(paths, stdin_text, problems)
+        decoded, ignored, issues = check_and_decode(docs, problems)
         if not problems and not issues:
             return decoded.cluster_input(ignored)
     raise_problems(problems, issues, stdin_text)
@@ -77,15 +79,19 @@ def load_scheduler_config(path: str, stdin_text: str | None = None) -> dict:
 
 
 def check_and_decode(
-    docs: list[Document], complete: bool = True, schemas: SchemaSet | None = None
+    docs: Iterable[Document], file_problems: Sequence[Problem] = (), schemas: SchemaSet | None = None
 ) -> tuple[Decoded, Counter, list[Issue]]:
-    """Documents -> (decoded objects, ignored kinds, issues). The stages after reading files."""
+    """Documents -> (decoded objects, ignored kinds, issues): every stage after reading files.
+
+    Each document is checked and decoded as it arrives (`docs` may be a generator reading
+    files); `file_problems` is looked at only at the end, to know whether every file was read.
+    """
     schemas = schemas or bundled()
-    by_kind: dict[str, list[Document]] = defaultdict(list)
-    owned: list[Document] = []
-    broken: set[tuple[str, str, str]] = set()
-    ignored: Counter = Counter()
     issues: list[Issue] = []
+    decoder = Decoder(issues)
+    owned: list[tuple[Identity, Document]] = []
+    broken: set[Identity] = set()
+    ignored: Counter = Counter()
     for doc in docs:
         kind, api_version = doc.kind, doc.api_version
         if not kind or not api_version:
@@ -94,15 +100,17 @@ def check_and_decode(
         if not schemas.owns(api_version, kind):
             ignored[_ignored_name(kind, api_version, schemas)] += 1
             continue
-        owned.append(doc)
+        key = identity(doc)
+        owned.append((key, doc))
         found = schema_issues(doc, schemas)
         if found:
             issues += found
-            broken.add(identity(doc))
+            broken.add(key)
             continue
-        by_kind[kind].append(doc)
-    decoded = decode_documents(by_kind, issues)
-    issues += validate(decoded, owned, broken, complete)
+        issues += check_object(doc, key)
+        decoder.add(doc)
+    decoded = decoder.finish()
+    issues += check_input(decoded, owned, broken, complete=not file_problems)
     return decoded, ignored, issues
 
 

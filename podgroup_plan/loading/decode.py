@@ -16,10 +16,11 @@ with their JSON path; cross-object rules live in `validate.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import orjson
 
@@ -109,6 +110,7 @@ class Decoded:
     spread_selectors: list[tuple[Document, SpreadSelector]] = field(default_factory=list)
     namespaces: list[tuple[Document, str, dict[str, str]]] = field(default_factory=list)
     scheduler_configs: list[Document] = field(default_factory=list)
+    pod_class_names: list[tuple[Document, str]] = field(default_factory=list)  # for validation
 
     def cluster_input(self, ignored_kinds: Mapping[str, int]) -> ClusterInput:
         """The ClusterInput, every list sorted by (namespace, name) or name."""
@@ -145,51 +147,104 @@ class Decoded:
         )
 
 
-def decode_documents(by_kind: Mapping[str, list[Document]], issues: list[Issue]) -> Decoded:
-    """Decode schema-checked documents grouped by kind. Problems go to `issues`."""
-    out = Decoded()
-    for doc in by_kind.get("PriorityClass", ()):
-        out.priority_classes.append((doc, decode_priority_class(doc)))
-    priorities = PriorityTable([c for _, c in out.priority_classes])
+class Decoder:
+    """Decodes documents as they are read (`add`), then what depends on the whole input
+    (`finish`).
 
-    for doc in by_kind.get("Node", ()):
-        out.nodes.append((doc, decode_node(doc, _reporter(doc, issues))))
-    for doc in by_kind.get("PodDisruptionBudget", ()):
-        out.pdbs.append((doc, decode_pdb(doc, _reporter(doc, issues))))
-    for doc in by_kind.get("Namespace", ()):
-        out.namespaces.append((doc, doc.obj["metadata"]["name"], dict(_labels(doc.obj["metadata"]))))
-    for kind in ("Service", "ReplicationController", "ReplicaSet", "StatefulSet"):
-        for doc in by_kind.get(kind, ()):
-            selector = decode_spread_selector(doc)
-            if selector is not None:
-                out.spread_selectors.append((doc, selector))
-    out.scheduler_configs.extend(by_kind.get("KubeSchedulerConfiguration", ()))
+    Pods and Nodes, the bulk of a cluster dump, are decoded on arrival and their documents
+    slimmed to what a problem report needs, so that a 150,000-pod dump never holds all its raw
+    objects at once. A pod's priority may come from a PriorityClass read later: it is settled
+    in `finish` (a kubectl dump carries spec.priority, so this is rare). The other kinds are few;
+    they are kept whole and decoded in `finish`, in the order their dependencies need.
+    """
 
-    for doc in by_kind.get("Workload", ()):
-        out.workloads.append((doc, decode_workload(doc)))
-    for doc in by_kind.get("PodGroup", ()):
-        out.pod_groups.append((doc, decode_pod_group(doc, priorities, _reporter(doc, issues))))
-    for doc in by_kind.get("CompositePodGroup", ()):
-        cpg = decode_composite_pod_group(doc, priorities, _reporter(doc, issues))
-        out.composite_pod_groups.append((doc, cpg))
+    def __init__(self, issues: list[Issue]):
+        self.issues = issues
+        self.out = Decoded()
+        self._kept: dict[str, list[Document]] = defaultdict(list)
+        self._memo = Memo()
+        self._no_classes = PriorityTable([])  # until every PriorityClass is read
+        # (list, index, spec) of pods whose priority may depend on a PriorityClass
+        self._unsettled: list[tuple[list, int, dict]] = []
+        self._implied: dict[tuple[str, str], tuple[str, str, str]] = {}
 
-    implied: dict[tuple[str, str], tuple[str, str, str]] = {}
-    memo = Memo()
-    for doc in by_kind.get("Pod", ()):
-        pod = decode_pod(doc, priorities, _reporter(doc, issues), memo)
-        if pod.phase in ("Succeeded", "Failed"):
-            # kube-scheduler's informer never sees finished pods; nor does the plan.
-            out.finished_pods.append((doc, pod))
-            continue
-        out.pods.append((doc, pod))
+    def add(self, doc: Document) -> None:
+        """Decode (or keep) one schema-checked document."""
+        if doc.kind == "Pod":
+            self._pod(doc)
+        elif doc.kind == "Node":
+            self.out.nodes.append((doc, decode_node(doc, _reporter(doc, self.issues))))
+            slim(doc)
+        else:
+            self._kept[doc.kind].append(doc)
+
+    def _pod(self, doc: Document) -> None:
         spec = doc.obj["spec"]
+        pod = decode_pod(doc, self._no_classes, _reporter(doc, self.issues), self._memo)
+        # kube-scheduler's informer never sees finished pods; nor does the plan.
+        target = self.out.finished_pods if pod.phase in ("Succeeded", "Failed") else self.out.pods
+        class_name = spec.get("priorityClassName")
+        if class_name:
+            self.out.pod_class_names.append((doc, class_name))
+        if spec.get("priority") is None or spec.get("preemptionPolicy") is None:
+            fields = ("priorityClassName", "priority", "preemptionPolicy")
+            self._unsettled.append((target, len(target), {k: spec.get(k) for k in fields}))
+        target.append((doc, pod))
         ref = spec.get("workloadRef") if not spec.get("schedulingGroup") else None
-        if ref and pod.pod_group is not None and (pod.namespace, pod.pod_group) not in implied:
-            implied[(pod.namespace, pod.pod_group)] = (
+        if ref and target is self.out.pods and (pod.namespace, pod.pod_group) not in self._implied:
+            self._implied[(pod.namespace, pod.pod_group)] = (
                 ref["name"], ref["podGroup"], ref.get("podGroupReplicaKey") or ""
             )
-    out.implied_groups = implied_pod_groups(implied, out.workloads, priorities)
-    return out
+        slim(doc)
+
+    def finish(self) -> Decoded:
+        out, kept = self.out, self._kept
+        for doc in kept["PriorityClass"]:
+            out.priority_classes.append((doc, decode_priority_class(doc)))
+        priorities = PriorityTable([c for _, c in out.priority_classes])
+        for target, i, spec in self._unsettled:
+            doc, pod = target[i]
+            priority, policy = priorities.pod(spec)
+            if (priority, policy) != (pod.priority, pod.preemption_policy):
+                target[i] = (doc, replace(pod, priority=priority, preemption_policy=policy))
+
+        for doc in kept["PodDisruptionBudget"]:
+            out.pdbs.append((doc, decode_pdb(doc, _reporter(doc, self.issues))))
+        for doc in kept["Namespace"]:
+            out.namespaces.append((doc, doc.obj["metadata"]["name"], dict(_labels(doc.obj["metadata"]))))
+        for kind in ("Service", "ReplicationController", "ReplicaSet", "StatefulSet"):
+            for doc in kept[kind]:
+                selector = decode_spread_selector(doc)
+                if selector is not None:
+                    out.spread_selectors.append((doc, selector))
+        out.scheduler_configs.extend(kept["KubeSchedulerConfiguration"])
+        for doc in kept["Workload"]:
+            out.workloads.append((doc, decode_workload(doc)))
+        for doc in kept["PodGroup"]:
+            out.pod_groups.append((doc, decode_pod_group(doc, priorities, _reporter(doc, self.issues))))
+        for doc in kept["CompositePodGroup"]:
+            cpg = decode_composite_pod_group(doc, priorities, _reporter(doc, self.issues))
+            out.composite_pod_groups.append((doc, cpg))
+        out.implied_groups = implied_pod_groups(self._implied, out.workloads, priorities)
+        return out
+
+
+def slim(doc: Document) -> None:
+    """Drop a decoded document's raw object but what names it in a problem report."""
+    meta = doc.metadata
+    doc.obj = {
+        "apiVersion": doc.api_version,
+        "kind": doc.kind,
+        "metadata": {"name": meta.get("name"), "namespace": meta.get("namespace")},
+    }
+
+
+def decode_documents(docs: Iterable[Document], issues: list[Issue]) -> Decoded:
+    """Decode schema-checked documents. Problems go to `issues`."""
+    decoder = Decoder(issues)
+    for doc in docs:
+        decoder.add(doc)
+    return decoder.finish()
 
 
 def _reporter(doc: Document, issues: list[Issue]) -> Report:

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import orjson
 import yaml
@@ -122,6 +122,9 @@ class Document:
     document: int
     line: int | None
     items: tuple[int, ...] = ()
+    # For an item of a JSON List read on its own: (first byte, end byte, line) of the item that
+    # holds this object (items[0]), so that its field lines are found without the whole file.
+    span: tuple[int, int, int] | None = None
     kind: str = field(init=False)  # "" when missing or not a string
     api_version: str = field(init=False)
 
@@ -191,23 +194,33 @@ def _walk(folder: str) -> Iterable[str]:
 # --- files -> documents ------------------------------------------------------------------------
 
 
-def read_documents(
-    paths: Sequence[str], stdin_text: str | None = None
-) -> tuple[list[Document], list[Problem]]:
-    """Every object in `paths` (Lists unpacked), and the problems that kept some from being
-    read (missing files, YAML/JSON syntax, documents that are not objects)."""
-    files, problems = expand_paths(paths)
-    docs: list[Document] = []
+def iter_documents(
+    paths: Sequence[str], stdin_text: str | None = None, problems: list[Problem] | None = None
+) -> Iterator[Document]:
+    """Every object in `paths` (Lists unpacked), one at a time, so that a caller can check and
+    decode each before the next is parsed. What keeps something from being read (missing files,
+    YAML/JSON syntax, documents that are not objects) is appended to `problems`."""
+    problems = problems if problems is not None else []
+    files, found = expand_paths(paths)
+    problems += found
     for path in files:
         if path == STDIN:
             text = stdin_text if stdin_text is not None else sys.stdin.read()
-            read_text(STDIN_NAME, text, docs, problems)
+            yield from read_text(STDIN_NAME, text, problems)
         else:
-            read_file(path, docs, problems)
+            yield from read_file(path, problems)
+
+
+def read_documents(
+    paths: Sequence[str], stdin_text: str | None = None
+) -> tuple[list[Document], list[Problem]]:
+    """`iter_documents` as a list, with the problems."""
+    problems: list[Problem] = []
+    docs = list(iter_documents(paths, stdin_text, problems))
     return docs, problems
 
 
-def read_file(path: str, docs: list[Document], problems: list[Problem]) -> None:
+def read_file(path: str, problems: list[Problem]) -> Iterator[Document]:
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -215,17 +228,17 @@ def read_file(path: str, docs: list[Document], problems: list[Problem]) -> None:
         problems.append(Problem(path, f"cannot read: {e.strerror or e}"))
         return
     if path.endswith(".json"):
-        _read_json(path, data, docs, problems)
+        yield from _json_documents(path, data, problems)
         return
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         problems.append(Problem(path, f"not UTF-8 text (byte {e.start})"))
         return
-    _read_yaml(path, text, docs, problems)
+    yield from _yaml_documents(path, text, problems)
 
 
-def read_text(name: str, text: str, docs: list[Document], problems: list[Problem]) -> None:
+def read_text(name: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     """Text whose format is not told by a file name (stdin): JSON if it parses as JSON."""
     if text.lstrip()[:1] in ("{", "["):
         try:
@@ -233,21 +246,108 @@ def read_text(name: str, text: str, docs: list[Document], problems: list[Problem
         except orjson.JSONDecodeError:
             pass  # YAML flow style or broken JSON: the YAML parser tells which, with a line
         else:
-            _add_object(value, name, 1, 1, (), None, docs, problems)
+            yield from _objects(value, name, 1, 1, (), None, problems)
             return
-    _read_yaml(name, text, docs, problems)
+    yield from _yaml_documents(name, text, problems)
 
 
-def _read_json(path: str, data: bytes, docs: list[Document], problems: list[Problem]) -> None:
+def _json_documents(path: str, data: bytes, problems: list[Problem]) -> Iterator[Document]:
+    done = 0
+    try:
+        for doc in _stream_list(path, data, problems):
+            yield doc
+            done = doc.items[0] + 1
+        return
+    except _NotStreamable:
+        pass
+    # Not the layout `_stream_list` reads (or broken JSON): parse the whole file, skipping the
+    # items already given.
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as e:
         problems.append(Problem(path, f"invalid JSON: {e.msg}", line=e.lineno))
         return
-    _add_object(value, path, 1, 1, (), None, docs, problems)
+    if done:
+        value["items"] = value["items"][done:]
+    yield from _objects(value, path, 1, 1, (), None, problems, first_item=done)
 
 
-def _read_yaml(path: str, text: str, docs: list[Document], problems: list[Problem]) -> None:
+class _NotStreamable(Exception):
+    """The JSON file is not a List written one item per block of lines."""
+
+
+# `{"apiVersion": "v1", "kind": "PodList", "metadata": {...}, "items": [` : the head of a List
+# whose items come before anything nested but a flat metadata (kubectl and the API write this).
+_LIST_HEAD = re.compile(
+    rb'\s*\{\s*(?:"(?:apiVersion|kind)"\s*:\s*"[^"\\]*"\s*,\s*|"metadata"\s*:\s*\{[^{}]*\}\s*,\s*)*'
+    rb'"items"\s*:\s*\[\s*'
+)
+_SPACE = re.compile(rb"\s*")
+_OPEN, _CLOSE, _COMMA = ord("{"), ord("]"), ord(",")
+
+
+def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Document]:
+    """The items of a large JSON List, each parsed on its own, so that only one item's objects
+    exist at a time (parsing a 150,000-pod dump whole takes gigabytes).
+
+    Pretty-printed JSON (`kubectl get -o json`, json.dumps(indent=...)) closes an item with a
+    line holding only its indentation and `}`; no string can hold that text, since JSON strings
+    have no raw line breaks, so it is a real brace, and orjson parsing the slice proves it
+    closes the item. Anything else raises `_NotStreamable` and the file is parsed whole."""
+    head = _LIST_HEAD.match(data)
+    if head is None:
+        raise _NotStreamable
+    try:
+        header = orjson.loads(data[: head.end()].rstrip() + b"]}")
+    except orjson.JSONDecodeError:
+        raise _NotStreamable from None
+    item_kind, item_api_version = _item_type(header)
+    view = memoryview(data)
+    p, count, line, counted = head.end(), 0, 1, 0
+    while data[p] == _OPEN:
+        line_start = data.rfind(b"\n", 0, p) + 1
+        indent = data[line_start:p]
+        if indent.strip():
+            raise _NotStreamable  # `{` is not the first thing on its line
+        end = data.find(b"\n" + indent + b"}", p)
+        if end < 0:
+            raise _NotStreamable
+        end += len(indent) + 2
+        try:
+            item = orjson.loads(view[p:end])
+        except orjson.JSONDecodeError:
+            raise _NotStreamable from None
+        if isinstance(item, dict) and item_kind is not None:
+            item.setdefault("kind", item_kind)
+            item.setdefault("apiVersion", item_api_version)
+        elif not (isinstance(item, dict) and "kind" in item and "apiVersion" in item):
+            raise _NotStreamable  # only the whole file says what the items are
+        line += data.count(b"\n", counted, p)
+        counted = p
+        yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
+        count += 1
+        p = _SPACE.match(data, end).end()
+        if data[p] != _COMMA:
+            break
+        p = _SPACE.match(data, p + 1).end()
+    if data[p] != _CLOSE:
+        raise _NotStreamable
+    try:  # the rest of the envelope must be JSON too
+        orjson.loads(data[: head.end()] + data[p:])
+    except orjson.JSONDecodeError:
+        raise _NotStreamable from None
+
+
+def _item_type(envelope: Mapping) -> tuple[str | None, str | None]:
+    """`kubectl get -o yaml` writes `kind: List` with complete items; the API's own `PodList`
+    omits apiVersion/kind in the items, which are those of the list without "List"."""
+    kind = envelope.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and kind != "List":
+        return kind[: -len("List")], envelope.get("apiVersion")
+    return None, None
+
+
+def _yaml_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     loader = _Loader(text)
     document = 0
     try:
@@ -257,7 +357,7 @@ def _read_yaml(path: str, text: str, docs: list[Document], problems: list[Proble
             value = loader.construct(node, {})
             if value is None:  # empty document (only comments, or `---` twice)
                 continue
-            _add_object(value, path, document, node.start_mark.line + 1, (), node, docs, problems)
+            yield from _objects(value, path, document, node.start_mark.line + 1, (), node, problems)
     except yaml.MarkedYAMLError as e:
         problems.append(_yaml_problem(path, e))
     except yaml.YAMLError as e:  # pragma: no cover - libyaml errors are marked
@@ -274,17 +374,19 @@ def _yaml_problem(path: str, e: yaml.MarkedYAMLError) -> Problem:
     return Problem(path, f"invalid YAML: {what}", line=mark.line + 1 if mark else None)
 
 
-def _add_object(
+def _objects(
     value: Any,
     path: str,
     document: int,
     line: int | None,
     items: tuple[int, ...],
     node: yaml.Node | None,
-    docs: list[Document],
     problems: list[Problem],
-) -> None:
-    """Append `value` as a Document, or its items if it is a List envelope."""
+    span: tuple[int, int, int] | None = None,
+    first_item: int = 0,
+) -> Iterator[Document]:
+    """`value` as a Document, or its items if it is a List envelope (recursively).
+    `first_item` numbers the items when the first ones were already read."""
     if not isinstance(value, dict):
         got = "a list" if isinstance(value, list) else f"{type(value).__name__} {value!r}"
         problems.append(
@@ -297,35 +399,19 @@ def _add_object(
         )
         return
     kind = value.get("kind")
-    if isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list):
-        _add_list(value, kind, path, document, items, node, docs, problems)
+    if not (isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list)):
+        yield Document(value, path, document, line, items, span)
         return
-    docs.append(Document(value, path, document, line, items))
-
-
-def _add_list(
-    value: dict,
-    kind: str,
-    path: str,
-    document: int,
-    items: tuple[int, ...],
-    node: yaml.Node | None,
-    docs: list[Document],
-    problems: list[Problem],
-) -> None:
-    # `kubectl get -o yaml` writes `kind: List` with complete items; the API's own `PodList`
-    # omits apiVersion/kind in the items, which are those of the list without "List".
-    item_kind = kind[: -len("List")] if kind != "List" else None
-    api_version = value.get("apiVersion")
+    item_kind, item_api_version = _item_type(value)
     item_nodes = _items_nodes(node)
     for i, item in enumerate(value["items"]):
         if item_kind and isinstance(item, dict):
             item.setdefault("kind", item_kind)
-            if api_version is not None:
-                item.setdefault("apiVersion", api_version)
+            if item_api_version is not None:
+                item.setdefault("apiVersion", item_api_version)
         item_node = item_nodes[i] if item_nodes is not None else None
-        line = item_node.start_mark.line + 1 if item_node is not None else None
-        _add_object(item, path, document, line, items + (i,), item_node, docs, problems)
+        item_line = item_node.start_mark.line + 1 if item_node is not None else None
+        yield from _objects(item, path, document, item_line, items + (first_item + i,), item_node, problems, span)
 
 
 def _items_nodes(node: yaml.Node | None) -> list[yaml.Node] | None:
@@ -358,18 +444,19 @@ def format_path(path: Path) -> str:
 
 
 class FieldLines:
-    """Maps (document, JSON path) to a file line by composing the file's YAML once more.
+    """Maps (document, JSON path) to a file line by composing the YAML once more.
 
-    Used only on the error path. JSON is read as YAML here (JSON is YAML's flow style), which is
-    how items of a JSON List get their line too. A file that no longer parses gives None.
+    Used only on the error path. JSON is read as YAML here (JSON is YAML's flow style); an item
+    of a JSON List that was read on its own is composed on its own too. A file that no longer
+    parses gives the object's own line (or None).
     """
 
     def __init__(self, stdin_text: str | None = None):
         self._stdin_text = stdin_text
-        self._roots: dict[str, list[yaml.Node] | None] = {}
+        self._roots: dict[object, list[yaml.Node] | None] = {}
 
     def line(self, doc: Document, path: Path = ()) -> int | None:
-        node = self._document_node(doc)
+        node, offset = self._document_node(doc)
         if node is None:
             return doc.line
         best = node.start_mark.line + 1
@@ -377,35 +464,43 @@ class FieldLines:
             found = _child(node, part)
             if found is None:
                 break  # a missing field: point at its parent
-            key_line, node = found
-            best = key_line
-        return best
+            best, node = found
+        return best + offset
 
-    def _document_node(self, doc: Document) -> yaml.Node | None:
-        roots = self._roots.get(doc.file, ...)
-        if roots is ...:
-            roots = self._roots[doc.file] = self._compose(doc.file)
-        if roots is None or doc.document > len(roots):
-            return None
-        node: yaml.Node | None = roots[doc.document - 1]
-        for i in doc.items:
-            found = _child(node, "items")
-            node = found[1] if found else None
-            found = _child(node, i) if node is not None else None
-            if found is None:
-                return None
-            node = found[1]
-        return node
+    def _document_node(self, doc: Document) -> tuple[yaml.Node | None, int]:
+        """The node of `doc` and what to add to its lines (the line its text starts on, - 1)."""
+        if doc.span is not None:
+            start, end, first_line = doc.span
+            roots = self._composed((doc.file, start), lambda: self._read(doc.file, start, end))
+            node, items, offset = (roots[0] if roots else None), doc.items[1:], first_line - 1
+        else:
+            roots = self._composed(doc.file, lambda: self._read(doc.file))
+            node = roots[doc.document - 1] if roots and doc.document <= len(roots) else None
+            items, offset = doc.items, 0
+        for i in items:
+            found = _child(node, "items") if node is not None else None
+            found = _child(found[1], i) if found is not None else None
+            node = found[1] if found is not None else None
+        return node, offset
 
-    def _compose(self, file: str) -> list[yaml.Node] | None:
+    def _composed(self, key: object, read: Callable[[], str | None]) -> list[yaml.Node] | None:
+        if key not in self._roots:
+            text = read()
+            try:
+                self._roots[key] = None if text is None else list(yaml.compose_all(text, Loader=_Loader))
+            except yaml.YAMLError:
+                self._roots[key] = None
+        return self._roots[key]
+
+    def _read(self, file: str, start: int = 0, end: int | None = None) -> str | None:
+        if file == STDIN_NAME:
+            return self._stdin_text or ""
         try:
-            if file == STDIN_NAME:
-                text = self._stdin_text or ""
-            else:
-                with open(file, encoding="utf-8-sig") as fh:
-                    text = fh.read()
-            return list(yaml.compose_all(text, Loader=_Loader))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            with open(file, "rb") as fh:
+                fh.seek(start)
+                data = fh.read() if end is None else fh.read(end - start)
+            return data.decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
             return None
 
 

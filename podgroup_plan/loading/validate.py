@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 from podgroup_plan.loading.decode import (
@@ -62,7 +63,10 @@ def dns_label_problem(name: str) -> str | None:
     )
 
 
-def identity(doc: Document) -> tuple[str, str, str]:
+Identity = tuple[str, str, str]  # (kind, namespace, name)
+
+
+def identity(doc: Document) -> Identity:
     """(kind, namespace, name) as the apiserver keys objects ('' namespace if cluster-scoped)."""
     meta = doc.metadata
     name = meta.get("name")
@@ -73,54 +77,67 @@ def identity(doc: Document) -> tuple[str, str, str]:
     return doc.kind, namespace if isinstance(namespace, str) and namespace else "default", name
 
 
-def validate(
+def check_object(doc: Document, key: Identity) -> list[Issue]:
+    """The rules about one object, checked on its raw document as it is read (a Pod's raw
+    object is dropped once decoded): its names, a Pod's group links, a budget's union."""
+    issues = list(_object_names(doc, key))
+    if doc.kind == "Pod":
+        issues += pod_links(doc)
+    elif doc.kind == "PodDisruptionBudget":
+        issues += pdb_rules(doc)
+    return issues
+
+
+def check_input(
     decoded: Decoded,
-    owned: list[Document],
-    broken: set[tuple[str, str, str]],
+    owned: list[tuple[Identity, Document]],
+    broken: set[Identity],
     complete: bool,
 ) -> list[Issue]:
-    """Every rule below, over every object. `owned` holds all documents of kinds the planner
-    reads (also those that failed their schema: they still count for duplicates); `broken` the
-    identities of those that failed; `complete` is False when some file could not be parsed,
-    in which case a missing reference may just be in the unreadable part and is not reported."""
+    """The rules across objects, once everything is read. `owned` holds every document of the
+    kinds the planner reads (also those that failed their schema: they still count for
+    duplicates); `broken` the identities of those that failed; `complete` is False when some
+    file could not be parsed, in which case a missing reference may just be in the unreadable
+    part and is not reported."""
     issues: list[Issue] = []
-    issues += objects(owned)
+    issues += duplicates(owned)
     issues += priority_rules(decoded)
     issues += workload_rules(decoded)
     issues += pod_group_rules(decoded, broken, complete)
-    issues += pod_rules(decoded)
-    issues += pdb_rules(decoded)
     return issues
 
 
 # --- objects -----------------------------------------------------------------------------------
 
 
-def objects(owned: Iterable[Document]) -> Iterator[Issue]:
-    """Per object: metadata.name is a DNS label for Namespaces and a DNS subdomain for the other
-    kinds the planner reads; metadata.namespace is a DNS label; and the same kind/namespace/name
-    twice is one object written twice, reported at every copy (a second
-    KubeSchedulerConfiguration is the same mistake: there can be one)."""
-    seen: dict[tuple[str, str, str], list[Document]] = defaultdict(list)
-    namespaces: dict[str, str | None] = {}  # few namespaces, many objects: check each once
-    for doc in owned:
-        key = identity(doc)
-        kind, namespace, name = key
-        if kind == "KubeSchedulerConfiguration":
-            seen[key].append(doc)
-            continue
-        if not name:
-            continue  # the schema reported it
-        seen[key].append(doc)
-        problem = dns_label_problem(name) if kind == "Namespace" else dns_subdomain_problem(name)
+def _object_names(doc: Document, key: Identity) -> Iterator[Issue]:
+    """metadata.name is a DNS label for Namespaces and a DNS subdomain for the other kinds the
+    planner reads; metadata.namespace is a DNS label."""
+    kind, namespace, name = key
+    if kind == "KubeSchedulerConfiguration" or not name:
+        return
+    problem = dns_label_problem(name) if kind == "Namespace" else dns_subdomain_problem(name)
+    if problem:
+        yield Issue(doc, ("metadata", "name"), problem)
+    if namespace:
+        problem = _namespace_problem(namespace)
         if problem:
-            yield Issue(doc, ("metadata", "name"), problem)
-        if namespace:
-            if namespace not in namespaces:
-                problem = dns_label_problem(namespace)
-                namespaces[namespace] = problem and problem.replace("invalid name", "invalid namespace", 1)
-            if namespaces[namespace]:
-                yield Issue(doc, ("metadata", "namespace"), namespaces[namespace])
+            yield Issue(doc, ("metadata", "namespace"), problem)
+
+
+@lru_cache(maxsize=1024)  # few namespaces, many objects
+def _namespace_problem(namespace: str) -> str | None:
+    problem = dns_label_problem(namespace)
+    return problem and problem.replace("invalid name", "invalid namespace", 1)
+
+
+def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:
+    """The same kind/namespace/name twice is one object written twice: report every copy.
+    A second KubeSchedulerConfiguration is the same mistake (there can be one)."""
+    seen: dict[Identity, list[Document]] = defaultdict(list)
+    for key, doc in owned:
+        if key[2] or key[0] == "KubeSchedulerConfiguration":
+            seen[key].append(doc)
     for (kind, _, _), docs in seen.items():
         if len(docs) < 2:
             continue
@@ -162,8 +179,8 @@ def priority_rules(decoded: Decoded) -> Iterator[Issue]:
         if name and name not in known:
             yield Issue(doc, path, f'no PriorityClass with name "{name}" was found')
 
-    for doc, pod in decoded.pods + decoded.finished_pods:
-        yield from unknown(doc, doc.obj["spec"].get("priorityClassName"), ("spec", "priorityClassName"))
+    for doc, name in decoded.pod_class_names:
+        yield from unknown(doc, name, ("spec", "priorityClassName"))
     for doc, group in decoded.pod_groups + decoded.composite_pod_groups:
         yield from unknown(doc, group.priority_class_name, ("spec", "priorityClassName"))
 
@@ -244,7 +261,7 @@ def _ref_paths(api_version: str) -> tuple[tuple, tuple]:
     return ("spec", "workloadRef", "workloadName"), ("spec", "workloadRef", "templateName")
 
 
-def pod_group_rules(decoded: Decoded, broken: set[tuple[str, str, str]], complete: bool) -> Iterator[Issue]:
+def pod_group_rules(decoded: Decoded, broken: set[Identity], complete: bool) -> Iterator[Issue]:
     """Template references must resolve (the apiserver rejects a PodGroup whose Workload or
     template is missing); names in references are DNS names; `all` disruption needs a gang;
     a parent link needs a workloadRef."""
@@ -279,25 +296,24 @@ def pod_group_rules(decoded: Decoded, broken: set[tuple[str, str, str]], complet
 # --- pods and budgets --------------------------------------------------------------------------
 
 
-def pod_rules(decoded: Decoded) -> Iterator[Issue]:
-    for doc, pod in decoded.pods + decoded.finished_pods:
-        if pod.pod_group is None:
-            continue
-        spec = doc.obj["spec"]
-        group = spec.get("schedulingGroup") or {}
-        ref = spec.get("workloadRef") or {}
-        if group and ref:
-            yield Issue(doc, ("spec", "schedulingGroup"), "cannot be set together with spec.workloadRef")
-        yield from _check_names(doc, [
-            (("spec", "schedulingGroup", "podGroupName"), group.get("podGroupName"), False),
-            (("spec", "workloadRef", "name"), ref.get("name"), False),
-            (("spec", "workloadRef", "podGroup"), ref.get("podGroup"), True),
-            (("spec", "workloadRef", "podGroupReplicaKey"), ref.get("podGroupReplicaKey"), True),
-        ])
+def pod_links(doc: Document) -> Iterator[Issue]:
+    """A pod names its group one way (1.35 workloadRef or 1.36+ schedulingGroup), with DNS names."""
+    spec = doc.obj["spec"]
+    group = spec.get("schedulingGroup") or {}
+    ref = spec.get("workloadRef") or {}
+    if not group and not ref:
+        return
+    if group and ref:
+        yield Issue(doc, ("spec", "schedulingGroup"), "cannot be set together with spec.workloadRef")
+    yield from _check_names(doc, [
+        (("spec", "schedulingGroup", "podGroupName"), group.get("podGroupName"), False),
+        (("spec", "workloadRef", "name"), ref.get("name"), False),
+        (("spec", "workloadRef", "podGroup"), ref.get("podGroup"), True),
+        (("spec", "workloadRef", "podGroupReplicaKey"), ref.get("podGroupReplicaKey"), True),
+    ])
 
 
-def pdb_rules(decoded: Decoded) -> Iterator[Issue]:
-    for doc, pdb in decoded.pdbs:
-        spec = doc.obj.get("spec") or {}
-        if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
-            yield Issue(doc, ("spec",), "minAvailable and maxUnavailable cannot be both set")
+def pdb_rules(doc: Document) -> Iterator[Issue]:
+    spec = doc.obj.get("spec") or {}
+    if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
+        yield Issue(doc, ("spec",), "minAvailable and maxUnavailable cannot be both set")
