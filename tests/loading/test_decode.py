@@ -382,3 +382,21 @@ def test_same_result_from_json_and_from_a_kubectl_list(manifests):
     strip = lambda ci: [(type(o).__name__, o.name) for o in ci.nodes + ci.pods + ci.pod_groups]  # noqa: E731
     assert strip(from_yaml) == strip(from_json)
     assert from_yaml.pods[0].requests == from_json.pods[0].requests
+
+
+def test_priority_classes_read_after_their_pods(manifests):
+    manifests.write("a-pods.yaml", yaml.safe_dump_all([
+        _pod("named", priorityClassName="late"), _pod("default"), _pod("own", priority=3)]))
+    manifests.write("b-classes.yaml", yaml.safe_dump_all([_pc("late", 70, policy="Never"), _pc("dflt", 5, default=True)]))
+    ci = load_input(["a-pods.yaml", "b-classes.yaml"])
+    assert {p.name: (p.priority, p.preemption_policy) for p in ci.pods} == {
+        "named": (70, "Never"), "default": (5, "PreemptLowerPriority"), "own": (3, "PreemptLowerPriority")}
+
+
+def test_pods_written_alike_share_their_decoded_parts(manifests):
+    a, b = sample(samples.POD), sample(samples.POD)
+    b["metadata"]["name"] = "trainer-1"
+    ci = load(manifests, PC_HIGH, a, b)
+    first, second = ci.pods
+    assert first.requests is second.requests and first.tolerations is second.tolerations
+    assert first.affinity is second.affinity and first.requests == {"cpu": 2010, "memory": 2 * Gi, "nvidia.com/gpu": 1}

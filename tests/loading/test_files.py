@@ -260,3 +260,71 @@ def test_field_lines_in_json_lists(manifests):
     lines = FieldLines()
     assert lines.line(docs[1]) == 12
     assert lines.line(docs[1], ("metadata", "name")) == 16
+
+
+# --- large JSON Lists are read item by item --------------------------------------------------------
+
+
+def _namespaces(*names):
+    return [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n}} for n in names]
+
+
+def test_pretty_json_list_is_streamed_with_lines(manifests):
+    text = orjson.dumps({"apiVersion": "v1", "items": _namespaces("a", "b", "c"), "kind": "List",
+                         "metadata": {"resourceVersion": ""}}, option=orjson.OPT_INDENT_2).decode()
+    manifests.write("l.json", text)
+    docs, problems = read("l.json")
+    assert problems == []
+    starts = [i for i, t in enumerate(text.splitlines(), 1) if t == "    {"]
+    assert [(d.obj["metadata"]["name"], d.line, d.items) for d in docs] == [
+        ("a", starts[0], (0,)), ("b", starts[1], (1,)), ("c", starts[2], (2,))]
+    assert all(d.span is not None for d in docs)
+
+
+def test_api_list_header_names_the_items(manifests):
+    # The API's own order: kind and metadata first, items without kind/apiVersion.
+    text = ('{\n  "kind": "NamespaceList",\n  "apiVersion": "v1",\n  "metadata": {"resourceVersion": "7"},\n'
+            '  "items": [\n    {\n      "metadata": {"name": "a"}\n    },\n    {\n      "metadata": {"name": "b"}\n    }\n  ]\n}\n')
+    manifests.write("l.json", text)
+    docs, _ = read("l.json")
+    assert [(d.kind, d.api_version, d.line, d.span is not None) for d in docs] == [
+        ("Namespace", "v1", 6, True), ("Namespace", "v1", 9, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the second item does not start on its own line: read whole from there on
+        '{\n  "kind": "List",\n  "apiVersion": "v1",\n  "items": [\n    {\n      "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "a"}\n    }, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "b"}}\n  ]\n}\n',
+        # items without kind, list kind after the items (only the whole file says what they are)
+        '{\n  "apiVersion": "v1",\n  "items": [\n    {\n      "metadata": {"name": "a"}\n    },\n    {\n      "metadata": {"name": "b"}\n    }\n  ],\n  "kind": "NamespaceList"\n}\n',
+        # compact
+        '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}},{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}}]}',
+    ],
+    ids=["breaks off midway", "kind after items", "compact"],
+)
+def test_json_lists_that_cannot_be_streamed_are_read_whole(manifests, text):
+    manifests.write("l.json", text)
+    docs, problems = read("l.json")
+    assert problems == []
+    assert [(d.kind, d.obj["metadata"]["name"], d.items) for d in docs] == [
+        ("Namespace", "a", (0,)), ("Namespace", "b", (1,))]
+
+
+def test_broken_json_after_streamed_items(manifests):
+    text = orjson.dumps({"apiVersion": "v1", "items": _namespaces("a"), "kind": "List"},
+                        option=orjson.OPT_INDENT_2).decode()
+    manifests.write("l.json", text.replace('"kind": "List"', '"kind": List'))
+    docs, problems = read("l.json")
+    assert [d.obj["metadata"]["name"] for d in docs] == ["a"]  # read before the break was seen
+    (problem,) = problems
+    assert problem.startswith("l.json:12: invalid JSON: ")
+
+
+def test_braces_in_strings_do_not_fool_the_splitter(manifests):
+    objs = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"},
+             "data": {"x": "\n  }\n}", "y": "{"}}] + _namespaces("b")
+    text = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objs}, option=orjson.OPT_INDENT_2).decode()
+    manifests.write("l.json", text)
+    docs, _ = read("l.json")
+    assert [d.obj for d in docs] == objs

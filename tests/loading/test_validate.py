@@ -431,3 +431,34 @@ def test_summarize(manifests):
         "KubeSchedulerConfiguration: 1",
         "not planned (ignored): Deployment (1), Workload.kueue.x-k8s.io (1)",
     ]
+
+
+def test_pods_written_alike_each_report_their_problems(manifests):
+    bad = _with(samples.POD, _set(("spec", "containers", 0, "resources", "requests", "cpu"), "1.2.3"))
+    other = _with(bad, _set(("metadata", "name"), "trainer-1"))
+    manifests.write("in.yaml", dump(samples.PRIORITY_CLASS, bad, other))
+    assert manifests.problems("in.yaml") == [
+        'in.yaml:121: Pod team-a/trainer-0: spec.containers[0].resources.requests.cpu: invalid quantity "1.2.3"',
+        'in.yaml:250: Pod team-a/trainer-1: spec.containers[0].resources.requests.cpu: invalid quantity "1.2.3"',
+    ]
+
+
+def test_problems_in_a_streamed_json_dump(manifests):
+    import orjson
+
+    pods = [sample(samples.POD) for _ in range(3)]
+    for i, p in enumerate(pods):
+        p["metadata"]["name"] = f"p{i}"
+    pods[2]["metadata"]["name"] = "p0"  # a duplicate
+    pods[1]["spec"]["priorityClassName"] = "missing"
+    text = orjson.dumps({"apiVersion": "v1", "items": [samples.PRIORITY_CLASS] + pods, "kind": "List"},
+                        option=orjson.OPT_INDENT_2).decode()
+    manifests.write("dump.json", text)
+    lines = text.splitlines()
+    starts = [i for i, t in enumerate(lines, 1) if t == "    {"]
+    missing = next(i for i, t in enumerate(lines, 1) if '"missing"' in t)
+    assert manifests.problems("dump.json") == [
+        f"dump.json:{starts[1]}: Pod team-a/p0: defined more than once; also at dump.json:{starts[3]}",
+        f'dump.json:{missing}: Pod team-a/p1: spec.priorityClassName: no PriorityClass with name "missing" was found',
+        f"dump.json:{starts[3]}: Pod team-a/p0: defined more than once; also at dump.json:{starts[1]}",
+    ]
