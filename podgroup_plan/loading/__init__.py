@@ -11,7 +11,7 @@ end, and only the files that have problems are parsed a second time for field li
 from __future__ import annotations
 
 import gc
-from collections import Counter, defaultdict
+from collections import Counter
 from contextlib import contextmanager
 from typing import Iterable, Iterator, Sequence
 
@@ -25,7 +25,7 @@ from podgroup_plan.loading.files import (
     iter_documents,
     read_documents,
 )
-from podgroup_plan.loading.schema import CLUSTER_SCOPED, SchemaSet, bundled, group_of
+from podgroup_plan.loading.schema import SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput
 
@@ -147,20 +147,13 @@ def raise_problems(problems: list[Problem], issues: list[Issue], stdin_text: str
     if not problems and not issues:
         return
     lines = FieldLines(stdin_text)
-    located = {issue_problem(i, lines) for i in issues}
-    raise InputError(list(problems) + sorted(located, key=Problem.sort_key))
+    located = {issue_problem(i, lines) for i in issues}  # a set: the same problem once
+    raise InputError(list(problems) + list(located))
 
 
 def issue_problem(issue: Issue, lines: FieldLines) -> Problem:
     doc = issue.doc
-    meta = doc.metadata
-    name = meta.get("name")
-    name = name if isinstance(name, str) and name else None
-    kind = doc.kind or None
-    namespace = None
-    if name is not None and kind not in CLUSTER_SCOPED:
-        ns = meta.get("namespace")
-        namespace = ns if isinstance(ns, str) and ns else "default"
+    kind, namespace, name = identity(doc)
     line = lines.line(doc, issue.path) if issue.path or doc.line is None else doc.line
     message = issue.message
     if issue.also:
@@ -171,9 +164,9 @@ def issue_problem(issue: Issue, lines: FieldLines) -> Problem:
         message=message,
         line=line,
         document=doc.document,
-        kind=kind,
-        namespace=namespace,
-        name=name,
+        kind=kind or None,
+        namespace=(namespace or None) if name else None,
+        name=name or None,
         path=format_path(issue.path) or None,
     )
 

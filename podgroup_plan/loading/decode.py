@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 import orjson
 
@@ -237,14 +237,6 @@ def slim(doc: Document) -> None:
         "kind": doc.kind,
         "metadata": {"name": meta.get("name"), "namespace": meta.get("namespace")},
     }
-
-
-def decode_documents(docs: Iterable[Document], issues: list[Issue]) -> Decoded:
-    """Decode schema-checked documents. Problems go to `issues`."""
-    decoder = Decoder(issues)
-    for doc in docs:
-        decoder.add(doc)
-    return decoder.finish()
 
 
 def _reporter(doc: Document, issues: list[Issue]) -> Report:

@@ -5,9 +5,11 @@ streams of several documents, JSON, and the `List` / `*List` envelopes that `kub
 and the API write. Each object keeps where it came from (file, 1-based document, line) so that a
 Problem can point at it.
 
-Speed matters here (tens of thousands of documents per second are wanted), so the happy path
-parses each file once and keeps only the line where each object starts. The line of an individual
-field is found only when something is wrong with it: `FieldLines` re-composes the file then.
+Speed and memory matter here (a 150,000-pod dump must load at tens of thousands of documents per
+second), so the happy path parses each file once, hands out objects one at a time (the items of
+a large JSON List are parsed one by one), and keeps only the line where each object starts. The
+line of an individual field is found only when something is wrong with it: `FieldLines`
+re-composes the object's text then.
 """
 from __future__ import annotations
 
@@ -114,7 +116,8 @@ class Document:
 
     `document` is the 1-based YAML document in the file; objects inside a `List` share it and
     differ in `items` (their index path through nested Lists). `line` is None only where it is
-    not known without a re-parse (items of a JSON List); `FieldLines` finds it when needed.
+    not known without a re-parse (items of a JSON List that had to be read whole); `FieldLines`
+    finds it when needed.
     """
 
     obj: dict
