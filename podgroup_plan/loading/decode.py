@@ -812,13 +812,10 @@ def _disruption_mode(raw: Mapping) -> str:
     return DISRUPTION_SINGLE
 
 
-def pod_group_template(raw: Mapping, api_version: str) -> PodGroupTemplate:
-    policy_raw = raw["policy"] if api_version == V1ALPHA1 else raw["schedulingPolicy"]
-    policy, min_count = _policy(policy_raw, "minCount")
-    return PodGroupTemplate(
+def _template_fields(raw: Mapping) -> dict[str, Any]:
+    """What pod group and composite templates share, as keyword arguments."""
+    return dict(
         name=raw["name"],
-        policy=policy,
-        min_count=min_count,
         topology_key=_topology_key(raw),
         disruption_mode=_disruption_mode(raw),
         priority_class_name=raw.get("priorityClassName") or None,
@@ -827,23 +824,23 @@ def pod_group_template(raw: Mapping, api_version: str) -> PodGroupTemplate:
     )
 
 
+def pod_group_template(raw: Mapping, api_version: str) -> PodGroupTemplate:
+    policy, min_count = _policy(raw["policy"] if api_version == V1ALPHA1 else raw["schedulingPolicy"], "minCount")
+    return PodGroupTemplate(policy=policy, min_count=min_count, **_template_fields(raw))
+
+
 def composite_template(raw: Mapping, api_version: str) -> CompositePodGroupTemplate:
     policy, min_group_count = _policy(raw["schedulingPolicy"], "minGroupCount")
     return CompositePodGroupTemplate(
-        name=raw["name"],
         policy=policy,
         min_group_count=min_group_count,
-        topology_key=_topology_key(raw),
-        disruption_mode=_disruption_mode(raw),
-        priority_class_name=raw.get("priorityClassName") or None,
-        priority=raw.get("priority"),
-        preemption_policy=raw.get("preemptionPolicy") or None,
         pod_group_templates=tuple(
             pod_group_template(t, api_version) for t in raw.get("podGroupTemplates") or ()
         ),
         composite_pod_group_templates=tuple(
             composite_template(t, api_version) for t in raw.get("compositePodGroupTemplates") or ()
         ),
+        **_template_fields(raw),
     )
 
 
@@ -886,21 +883,17 @@ def workload_reference(spec: Mapping, api_version: str) -> tuple[str | None, str
     return ref.get("workloadName"), ref.get("templateName")
 
 
-def decode_pod_group(doc: Document, priorities: PriorityTable, report: Report) -> PodGroup:
+def _group_fields(doc: Document, priorities: PriorityTable, report: Report) -> dict[str, Any]:
+    """What PodGroups and CompositePodGroups share, as keyword arguments (all but the count)."""
     obj, api_version = doc.obj, doc.api_version
     meta, spec = obj["metadata"], obj["spec"]
-    policy, min_count = _policy(spec["schedulingPolicy"], "minCount")
     class_name = spec.get("priorityClassName") or None
-    priority, preemption_policy = priorities.group(
-        spec.get("priority"), class_name, spec.get("preemptionPolicy")
-    )
+    priority, preemption_policy = priorities.group(spec.get("priority"), class_name, spec.get("preemptionPolicy"))
     workload, template = workload_reference(spec, api_version)
-    return PodGroup(
+    return dict(
         namespace=_namespace(meta),
         name=meta["name"],
         api_version=api_version,
-        policy=policy,
-        min_count=min_count,
         topology_key=_topology_key(spec),
         disruption_mode=_disruption_mode(spec),
         priority_class_name=class_name,
@@ -915,35 +908,14 @@ def decode_pod_group(doc: Document, priorities: PriorityTable, report: Report) -
     )
 
 
-def decode_composite_pod_group(
-    doc: Document, priorities: PriorityTable, report: Report
-) -> CompositePodGroup:
-    obj = doc.obj
-    meta, spec = obj["metadata"], obj["spec"]
-    policy, min_group_count = _policy(spec["schedulingPolicy"], "minGroupCount")
-    class_name = spec.get("priorityClassName") or None
-    priority, preemption_policy = priorities.group(
-        spec.get("priority"), class_name, spec.get("preemptionPolicy")
-    )
-    workload, template = workload_reference(spec, doc.api_version)
-    return CompositePodGroup(
-        namespace=_namespace(meta),
-        name=meta["name"],
-        api_version=doc.api_version,
-        policy=policy,
-        min_group_count=min_group_count,
-        topology_key=_topology_key(spec),
-        disruption_mode=_disruption_mode(spec),
-        priority_class_name=class_name,
-        priority=priority,
-        preemption_policy=preemption_policy,
-        workload_name=workload,
-        template_name=template,
-        parent=spec.get("parentCompositePodGroupName") or None,
-        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
-        conditions=_conditions(obj),
-        source=_source(doc),
-    )
+def decode_pod_group(doc: Document, priorities: PriorityTable, report: Report) -> PodGroup:
+    policy, min_count = _policy(doc.obj["spec"]["schedulingPolicy"], "minCount")
+    return PodGroup(policy=policy, min_count=min_count, **_group_fields(doc, priorities, report))
+
+
+def decode_composite_pod_group(doc: Document, priorities: PriorityTable, report: Report) -> CompositePodGroup:
+    policy, count = _policy(doc.obj["spec"]["schedulingPolicy"], "minGroupCount")
+    return CompositePodGroup(policy=policy, min_group_count=count, **_group_fields(doc, priorities, report))
 
 
 def implied_pod_groups(
