@@ -21,13 +21,15 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
-from referencing._core import Resolver
 from referencing.jsonschema import DRAFT202012
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver
 
 SchemaError = tuple[tuple, str]  # (JSON path, message)
 
