@@ -192,6 +192,8 @@ class Recorder:
                     f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} not applied "
                     "(TopologyAwareWorkloadScheduling=false)"
                 )
+        if not gate_enabled(self.gates, "GenericWorkload") and self.cluster.pod_groups:
+            notes.add("GenericWorkload=false: PodGroups were not applied; every pod was scheduled on its own")
         if self.cluster.composite_pod_groups:
             notes.add(
                 "CompositePodGroup trees were not applied (hierarchical scheduling is not implemented "

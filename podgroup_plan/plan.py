@@ -15,9 +15,9 @@ from podgroup_plan.framework.config import FEATURE_GATES_DEFAULTS, build_profile
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.runtime import Framework
-from podgroup_plan.framework.status import Code
+from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
-from podgroup_plan.plugins.gang_scheduling import GangScheduling
+from podgroup_plan.plugins.gang_scheduling import missing_group_message
 from podgroup_plan.plugins.priority_sort import queue_key
 from podgroup_plan.result import PlanResult
 from podgroup_plan.scheduling.pod_group import GroupCycleResult, schedule_pod_group, validate_pod_group
@@ -76,6 +76,14 @@ def plan(
     return record.result(frameworks)
 
 
+def _pre_enqueue_gates(fwk: Framework | None, pod: Pod) -> Status | None:
+    """The first rejecting per-pod PreEnqueue status (SchedulingGates), if the profile enables it."""
+    if fwk is None or "SchedulingGates" not in fwk.enabled_names("preEnqueue"):
+        return None
+    status = fwk.plugin("SchedulingGates").pre_enqueue(pod)
+    return None if status.is_success() else status
+
+
 def _group_priority(group: PodGroup, pods: list[Pod]) -> int:
     if group.priority is not None:
         return group.priority
@@ -94,6 +102,8 @@ def _pod_order(pod: Pod) -> tuple:
 
 
 def _build_queue(cluster, pending, running, frameworks, gates, record) -> list[Entity]:
+    # With GenericWorkload off kube-scheduler knows no PodGroups: every pod goes on its own.
+    workload_aware = gate_enabled(gates, "GenericWorkload")
     groups = {g.key: g for g in cluster.pod_groups}
     members: dict[tuple[str, str], list[Pod]] = {}
     running_count: dict[tuple[str, str], int] = {}
@@ -103,7 +113,14 @@ def _build_queue(cluster, pending, running, frameworks, gates, record) -> list[E
             running_count[key] = running_count.get(key, 0) + 1
     entities: list[Entity] = []
     for pod in pending:
-        if pod.pod_group is None:
+        fwk = frameworks.get(pod.scheduler_name)
+        gate = _pre_enqueue_gates(fwk, pod)
+        if gate is not None:
+            # The pod never enters the queue. Inside a group it is not counted toward minCount
+            # either (see README, "Deviations").
+            record.waiting([pod], None, gate.message)
+            continue
+        if pod.pod_group is None or not workload_aware:
             if pod.scheduler_name not in frameworks:
                 record.ignored(pod)
                 continue
@@ -111,7 +128,6 @@ def _build_queue(cluster, pending, running, frameworks, gates, record) -> list[E
         else:
             members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
 
-    gang = GangScheduling()
     for key in sorted(members):
         group = groups.get(key)
         # kube-scheduler only ever queues pods whose schedulerName matches one of its profiles
@@ -127,10 +143,16 @@ def _build_queue(cluster, pending, running, frameworks, gates, record) -> list[E
             record.ignored_group(key)
             continue
         pods = sorted(ours, key=_pod_order)
-        gate = gang.pre_enqueue(group, key[1], len(pods) + running_count.get(key, 0))
-        if not gate.is_success():
-            record.waiting(pods, group, gate.message)
+        if group is None:
+            # Without its PodGroup no group entity can form; upstream's GangScheduling gate says so.
+            record.waiting(pods, None, missing_group_message(key[1]))
             continue
+        fwk = frameworks[pods[0].scheduler_name]
+        if "GangScheduling" in fwk.enabled_names("preEnqueue"):
+            gate = fwk.plugin("GangScheduling").pre_enqueue(group, key[1], len(pods) + running_count.get(key, 0))
+            if not gate.is_success():
+                record.waiting(pods, group, gate.message)
+                continue
         entities.append(
             Entity(queue_key(_group_priority(group, pods), _group_timestamp(group, pods), *key), pods, group)
         )

@@ -13,6 +13,7 @@ from podgroup_plan.framework.interface import Plugin
 # name -> "module:Class" under podgroup_plan.plugins, imported on first use.
 IMPLEMENTED: dict[str, str] = {
     "PrioritySort": "priority_sort:PrioritySort",
+    "SchedulingGates": "scheduling_gates:SchedulingGates",
     "NodeUnschedulable": "node_unschedulable:NodeUnschedulable",
     "NodeName": "node_name:NodeName",
     "TaintToleration": "taint_toleration:TaintToleration",
@@ -30,7 +31,6 @@ IMPLEMENTED: dict[str, str] = {
 }
 
 NOT_APPLIED: frozenset[str] = frozenset({
-    "SchedulingGates",
     "VolumeRestrictions",
     "NodeVolumeLimits",
     "EBSLimits",

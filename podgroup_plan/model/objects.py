@@ -158,6 +158,7 @@ class Pod:
     start_time: str | None = None
     phase: str = "Pending"
     nominated_node_name: str | None = None
+    scheduling_gates: tuple[str, ...] = ()  # spec.schedulingGates names, in order
     owner_references: tuple[OwnerReference, ...] = ()
     uid: str = ""
     source: Source | None = None
