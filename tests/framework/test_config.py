@@ -786,15 +786,16 @@ def test_problem_renders_with_file_kind_and_path():
 
 
 @pytest.mark.parametrize("config, expected", [
+    # SchedulingGates is modelled (queue.py), so it is not listed
     pytest.param(None, ["DefaultBinder", "DynamicResources", "NodeDeclaredFeatures", "NodeVolumeLimits",
-                        "SchedulingGates", "VolumeBinding", "VolumeRestrictions", "VolumeZone"], id="default"),
+                        "VolumeBinding", "VolumeRestrictions", "VolumeZone"], id="default"),
     pytest.param(one({"multiPoint": {"disabled": [
         {"name": "DynamicResources"}, {"name": "NodeDeclaredFeatures"}, {"name": "NodeVolumeLimits"},
         {"name": "SchedulingGates"}, {"name": "VolumeBinding"}, {"name": "VolumeRestrictions"},
         {"name": "VolumeZone"}]}}), ["DefaultBinder"], id="volumes-and-dra-disabled"),
     pytest.param(one({"filter": {"enabled": [{"name": "EBSLimits"}]}}),
                  ["DefaultBinder", "DynamicResources", "EBSLimits", "NodeDeclaredFeatures", "NodeVolumeLimits",
-                  "SchedulingGates", "VolumeBinding", "VolumeRestrictions", "VolumeZone"], id="explicit-legacy"),
+                  "VolumeBinding", "VolumeRestrictions", "VolumeZone"], id="explicit-legacy"),
 ])
 def test_describe_not_applied(config, expected):
     assert describe_not_applied(profile(config)) == expected

@@ -1,0 +1,119 @@
+"""The simulated scheduling queue: its entities, their order, and the PreEnqueue gates.
+
+Queue entities are single pending pods and PodGroups with pending pods (upstream's
+QueuedPodGroupInfo per root group), in PrioritySort order. Gates come first, as upstream's
+PreEnqueue plugins do: a pod held by schedulingGates, a pod whose PodGroup is missing, or a gang
+with fewer known pods than minCount waits and is never tried (spec/planner.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.framework.status import Status
+from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
+from podgroup_plan.outcome import Recorder
+from podgroup_plan.plugins.gang_scheduling import missing_group_message
+from podgroup_plan.plugins.priority_sort import queue_key
+
+
+@dataclass(slots=True)
+class Entity:
+    """One queue entry: a single pod (group is None) or a PodGroup with its pending pods."""
+
+    key: tuple
+    pods: list[Pod]
+    group: PodGroup | None = None
+    failed_at_version: int | None = None
+    failed_plugins: set[str] = field(default_factory=set)
+
+
+def _pre_enqueue_gates(fwk: Framework | None, pod: Pod) -> Status | None:
+    """The first rejecting per-pod PreEnqueue status (SchedulingGates), if the profile enables it."""
+    if fwk is None or "SchedulingGates" not in fwk.enabled_names("preEnqueue"):
+        return None
+    status = fwk.plugin("SchedulingGates").pre_enqueue(pod)
+    return None if status.is_success() else status
+
+
+def _group_priority(group: PodGroup, pods: list[Pod]) -> int:
+    if group.priority is not None:
+        return group.priority
+    return pods[0].priority if pods else 0
+
+
+def _group_timestamp(group: PodGroup, pods: list[Pod]) -> str | None:
+    if group.creation_timestamp:
+        return group.creation_timestamp
+    stamps = sorted(p.creation_timestamp for p in pods if p.creation_timestamp)
+    return stamps[0] if stamps else None
+
+
+def _pod_order(pod: Pod) -> tuple:
+    return queue_key(pod.priority, pod.creation_timestamp, pod.namespace, pod.name)
+
+
+def build_queue(
+    cluster: ClusterInput, pending: list[Pod], running: list[Pod], frameworks: Mapping[str, Framework],
+    gates: Mapping[str, bool], record: Recorder,
+) -> list[Entity]:
+    """The queue entities in PrioritySort order, after the PreEnqueue gates. Pods that a gate
+    holds back or that no profile serves are recorded (Waiting / Ignored) and left out."""
+    # With GenericWorkload off kube-scheduler knows no PodGroups: every pod goes on its own.
+    workload_aware = gate_enabled(gates, "GenericWorkload")
+    groups = {g.key: g for g in cluster.pod_groups}
+    members: dict[tuple[str, str], list[Pod]] = {}
+    running_count: dict[tuple[str, str], int] = {}
+    for pod in running:
+        if pod.pod_group:
+            key = (pod.namespace, pod.pod_group)
+            running_count[key] = running_count.get(key, 0) + 1
+    entities: list[Entity] = []
+    for pod in pending:
+        fwk = frameworks.get(pod.scheduler_name)
+        gate = _pre_enqueue_gates(fwk, pod)
+        if gate is not None:
+            # The pod never enters the queue. Inside a group it is not counted toward minCount
+            # either (see README, "Deviations").
+            record.waiting([pod], None, gate.message)
+            continue
+        if pod.pod_group is None or not workload_aware:
+            if pod.scheduler_name not in frameworks:
+                record.ignored(pod)
+                continue
+            entities.append(Entity(_pod_order(pod), [pod]))
+        else:
+            members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
+
+    for key in sorted(members):
+        group = groups.get(key)
+        # kube-scheduler only ever queues pods whose schedulerName matches one of its profiles
+        # (frameworkForPodGroup relies on it): foreign pods are Ignored and neither pass the
+        # gate's pod count nor take part in the group's validation.
+        ours = []
+        for pod in members[key]:
+            if pod.scheduler_name in frameworks:
+                ours.append(pod)
+            else:
+                record.ignored(pod)
+        if not ours:
+            record.ignored_group(key)
+            continue
+        pods = sorted(ours, key=_pod_order)
+        if group is None:
+            # Without its PodGroup no group entity can form; upstream's GangScheduling gate says so.
+            record.waiting(pods, None, missing_group_message(key[1]))
+            continue
+        fwk = frameworks[pods[0].scheduler_name]
+        if "GangScheduling" in fwk.enabled_names("preEnqueue"):
+            gate = fwk.plugin("GangScheduling").pre_enqueue(group, key[1], len(pods) + running_count.get(key, 0))
+            if not gate.is_success():
+                record.waiting(pods, group, gate.message)
+                continue
+        entities.append(
+            Entity(queue_key(_group_priority(group, pods), _group_timestamp(group, pods), *key), pods, group)
+        )
+    entities.sort(key=lambda e: e.key)
+    return entities
