@@ -2,9 +2,11 @@
 
     python -m benchmarks.generate basic-5k-10k --out /tmp/bench [--format json|yaml] [--style kubectl|minimal]
 
-writes one file per kind into `OUT/CASE/`: `nodes`, `pods-running`, `pods-pending`,
-`podgroups`. JSON files are `kind: List` documents as `kubectl get -o json` writes them; YAML
-files are multi-document streams (`---`), as people write manifests.
+writes one file per kind into `OUT/CASE.STYLE.FORMAT.vN/`: `nodes`, `pods-running`,
+`pods-pending`, `podgroups`. `json` files are `kind: List` documents laid out as
+`kubectl get -o json` writes them (four-space indent); `json-compact` is the same List on one
+line (`jq -c`, raw API responses); `yaml` files are multi-document streams (`---`), as people
+write manifests.
 
 Two document styles:
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from datetime import datetime, timedelta, timezone
 from typing import Iterator
@@ -39,10 +42,10 @@ HOSTNAME_LABEL = "kubernetes.io/hostname"
 ZONE_LABEL = "topology.kubernetes.io/zone"
 RACK_LABEL = "topology.kubernetes.io/rack"
 STYLES = ("kubectl", "minimal")
-FORMATS = ("json", "yaml")
+FORMATS = ("json", "json-compact", "yaml")
 FILES = ("nodes", "pods-running", "pods-pending", "podgroups")
 # Bump when the documents change, so cached inputs are regenerated.
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 _EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 # kube-scheduler's non-zero defaults apply only to containers without requests; ours have them.
@@ -258,10 +261,11 @@ def write_case(case: Case, root: str, fmt: str = "json", style: str = "kubectl")
     if os.path.exists(done):
         return folder
     os.makedirs(folder, exist_ok=True)
+    writer = {"json": _write_json_list, "json-compact": _write_json_compact, "yaml": _write_yaml_stream}[fmt]
     for stem, docs in documents(case, style).items():
-        path = os.path.join(folder, f"{stem}.{fmt}")
+        path = os.path.join(folder, f"{stem}.{'yaml' if fmt == 'yaml' else 'json'}")
         with open(path + ".tmp", "wb") as fh:
-            (_write_json_list if fmt == "json" else _write_yaml_stream)(fh, docs)
+            writer(fh, docs)
         os.replace(path + ".tmp", path)
     with open(done, "w") as fh:
         fh.write(f"{case}\n")
@@ -269,15 +273,36 @@ def write_case(case: Case, root: str, fmt: str = "json", style: str = "kubectl")
 
 
 def _write_json_list(fh, docs) -> None:
-    """A `kind: List` as `kubectl get -o json` writes it (indented two spaces, as kubectl does)."""
-    fh.write(b'{\n  "apiVersion": "v1",\n  "items": [\n')
+    """A `kind: List` laid out as `kubectl get -o json` writes it (Go's MarshalIndent, four
+    spaces; items at depth two)."""
+    fh.write(b'{\n    "apiVersion": "v1",\n    "items": [\n')
     first = True
     for doc in docs:
         if not first:
             fh.write(b",\n")
         first = False
-        fh.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
-    fh.write(b'\n  ],\n  "kind": "List",\n  "metadata": {\n    "resourceVersion": ""\n  }\n}\n')
+        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+        fh.write(_KUBECTL_INDENT.sub(_double_indent, text))
+    fh.write(b'\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
+
+
+_KUBECTL_INDENT = re.compile(rb"^( *)", re.MULTILINE)
+
+
+def _double_indent(m: re.Match) -> bytes:
+    return b"        " + m.group(1) * 2
+
+
+def _write_json_compact(fh, docs) -> None:
+    """The same List on one line (`jq -c`, API responses): no line structure to split on."""
+    fh.write(b'{"apiVersion":"v1","items":[')
+    first = True
+    for doc in docs:
+        if not first:
+            fh.write(b",")
+        first = False
+        fh.write(orjson.dumps(doc))
+    fh.write(b'],"kind":"List","metadata":{"resourceVersion":""}}\n')
 
 
 def _write_yaml_stream(fh, docs) -> None:

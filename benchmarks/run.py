@@ -33,7 +33,7 @@ import time
 from dataclasses import asdict
 
 from benchmarks.cases import ALL, CASES, EXTRA, SCALE, Case
-from benchmarks.generate import write_case
+from benchmarks.generate import FORMATS, write_case
 
 RESULT_PREFIX = "BENCH-RESULT "
 DEFAULT_DATA_DIR = os.environ.get("PODGROUP_PLAN_BENCH_DATA") or os.path.join(
@@ -286,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", action="store_true", help="plan-time growth: " + ", ".join(SCALE))
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--input", choices=("files", "objects"), default="files")
-    ap.add_argument("--format", choices=("json", "yaml"), default="json",
-                    help="input files: kubectl-style JSON Lists (default) or multi-document YAML")
+    ap.add_argument("--format", choices=FORMATS, default="json",
+                    help="input files: kubectl-style JSON Lists (default), the same on one line, or YAML")
     ap.add_argument("--repeat", type=int, default=1, help="runs per case (fresh process each); best plan time kept")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per run")
     ap.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help="where generated inputs are kept (default %(default)s)")

@@ -63,7 +63,7 @@ def test_gang_is_all_or_nothing():
     assert by_group[generate.gang_name(2)] == [UNSCHEDULABLE] * 5
 
 
-@pytest.mark.parametrize("fmt", ["json", "yaml"])
+@pytest.mark.parametrize("fmt", generate.FORMATS)
 @pytest.mark.parametrize("style", generate.STYLES)
 def test_files_plan_like_the_objects_the_generator_builds(tmp_path, fmt, style):
     """The loader's view of the generated manifests is the cluster `cluster_input` builds, so
