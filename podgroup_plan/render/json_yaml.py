@@ -6,10 +6,10 @@ input are byte-identical.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 import orjson
-import yaml
 
 
 def render_json(document: Mapping[str, Any]) -> str:
@@ -17,17 +17,72 @@ def render_json(document: Mapping[str, Any]) -> str:
     return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
 
 
-# libyaml's emitter when PyYAML has it (20x faster on a 50,000-pod plan); same safe subset.
-_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
 def render_yaml(document: Mapping[str, Any]) -> str:
-    """Block-style YAML, keys as given; long messages are kept on one line (no folding)."""
-    return yaml.dump(
-        dict(document),
-        Dumper=_SafeDumper,
-        sort_keys=False,
-        default_flow_style=False,
-        allow_unicode=True,
-        width=1 << 30,
-    )
+    """Block-style YAML, keys as given. Strings are written double-quoted in JSON's escaping,
+    which YAML reads the same way, so no value can be mistaken for another type ("True",
+    "null", "0/3 nodes ...: ..."), and long messages stay on one line. Written by hand because
+    PyYAML, even with libyaml, takes seconds on a 50,000-pod plan."""
+    lines: list[str] = []
+    _emit_mapping(document, "", lines)
+    return "\n".join(lines) + "\n"
+
+
+# Strings written plain: names, label values, enum words. Anything else (spaces, ": ", leading
+# digits, YAML 1.1 booleans and nulls) is double-quoted.
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9._/-]*\Z")
+_RESERVED = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+# Characters YAML does not allow even inside quotes unless escaped (outside its printable set).
+_UNPRINTABLE = re.compile("[\x7f-\x9f\ufeff\ufffe\uffff]")
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value)
+    if _PLAIN.match(text) and text.lower() not in _RESERVED:
+        return text
+    quoted = orjson.dumps(text).decode("utf-8")
+    return _UNPRINTABLE.sub(lambda m: "\\u%04x" % ord(m.group()), quoted)
+
+
+def _emit_mapping(mapping: Mapping[str, Any], pad: str, lines: list[str], first_prefix: str | None = None) -> None:
+    """Each key at `pad`; the first line starts with `first_prefix` instead (a list item's "- ")."""
+    for i, (key, value) in enumerate(mapping.items()):
+        head = (first_prefix if i == 0 and first_prefix is not None else pad) + f"{_scalar(str(key))}:"
+        _emit_value(value, head, pad, lines)
+
+
+def _emit_value(value: Any, head: str, pad: str, lines: list[str]) -> None:
+    if isinstance(value, Mapping):
+        if not value:
+            lines.append(head + " {}")
+        else:
+            lines.append(head)
+            _emit_mapping(value, pad + "  ", lines)
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            lines.append(head + " []")
+        else:
+            lines.append(head)
+            for item in value:
+                _emit_item(item, pad, lines)
+    else:
+        lines.append(f"{head} {_scalar(value)}")
+
+
+def _emit_item(item: Any, pad: str, lines: list[str]) -> None:
+    """A list item at `pad` (block sequences sit at their key's indentation, as PyYAML writes)."""
+    if isinstance(item, Mapping) and item:
+        _emit_mapping(item, pad + "  ", lines, first_prefix=pad + "- ")
+    elif isinstance(item, (list, tuple)) and item:
+        lines.append(pad + "-")
+        for sub in item:
+            _emit_item(sub, pad + "  ", lines)
+    else:
+        lines.append(f"{pad}- {_scalar(item) if not isinstance(item, (Mapping, list, tuple)) else ('{}' if isinstance(item, Mapping) else '[]')}")
