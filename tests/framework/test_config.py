@@ -22,10 +22,9 @@ from podgroup_plan.framework.args import (
     ScoringStrategy,
     UtilizationShapePoint,
 )
-from podgroup_plan.framework.config import (
+from podgroup_plan.framework.config import build_profiles, describe_not_applied
+from podgroup_plan.framework.feature_gates import (
     FEATURE_GATES_DEFAULTS,
-    build_profiles,
-    describe_not_applied,
     parse_feature_gates,
     resolve_feature_gates,
 )
