@@ -39,7 +39,7 @@ from podgroup_plan.framework.profile import EXTENSION_POINTS, PluginRef
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 
-# Feature gates this tool supports (kube-scheduler names). Defaults live in framework/config.py.
+# Feature gates this tool supports (kube-scheduler names). Defaults live in framework/feature_gates.py.
 GENERIC_WORKLOAD = "GenericWorkload"
 TOPOLOGY_AWARE_WORKLOAD_SCHEDULING = "TopologyAwareWorkloadScheduling"
 WORKLOAD_AWARE_PREEMPTION = "WorkloadAwarePreemption"
