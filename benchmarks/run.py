@@ -176,6 +176,10 @@ def machine() -> dict:
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         pass
+    # A run from an exported snapshot (`git archive HEAD | tar -x -C DIR`, so that work in
+    # progress in the checkout does not change what is measured) names its commit this way.
+    if os.environ.get("PODGROUP_PLAN_BENCH_COMMIT"):
+        info["commit"] = os.environ["PODGROUP_PLAN_BENCH_COMMIT"]
     return info
 
 
