@@ -87,8 +87,9 @@ def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray
     candidates = view
     absent = 0
     if allowed is not None:
-        keep = np.fromiter((state.node_names[i] in allowed for i in view), dtype=bool, count=num_all)
-        candidates = view[keep]
+        # PreFilter named the only nodes worth filtering; names not in the cluster are dropped
+        rows = np.array(sorted(state.node_index[n] for n in allowed if n in state.node_index), dtype=np.intp)
+        candidates = view[np.isin(view, rows)]
         absent = num_all - len(candidates)
 
     # A nominated node (set by an earlier preemption) that passes Filter is taken directly.
