@@ -60,3 +60,36 @@ def test_view_restricts_the_nodes_considered():
 )
 def test_num_feasible_nodes_to_find(pct, n, expected):
     assert num_feasible_nodes_to_find(pct, n) == expected
+
+
+class OnlyNodes:
+    """A PreFilter that narrows the nodes to a fixed set of names (as NodeAffinity does for
+    matchFields metadata.name)."""
+
+    def __init__(self, name, names):
+        self.name = name
+        self.names = frozenset(names)
+
+    def pre_filter(self, cs, pod, state, view):
+        from podgroup_plan.framework.interface import PreFilterResult
+        return PreFilterResult(node_names=self.names)
+
+
+def test_prefilter_narrowing_marks_the_other_nodes_unresolvable():
+    s = state([node("a", cpu=500), node("b"), node("c")])
+    fwk = framework()
+    fwk.pre_filter = [OnlyNodes("NodeAffinity", {"a", "ghost"})]
+    r = schedule_pod(fwk, pod("p", cpu=1000), s)
+    # upstream findNodesThatFitPod: absent nodes get "node(s) didn't satisfy plugin(s) [...]"
+    assert r.message == "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."
+    assert r.diagnosis.node_codes.tolist() == [2, 3, 3]
+
+
+def test_prefilter_sets_that_do_not_intersect():
+    s = state([node("a"), node("b")])
+    fwk = framework()
+    fwk.pre_filter = [OnlyNodes("NodeAffinity", {"a"}), OnlyNodes("NodeName", {"b"})]
+    r = schedule_pod(fwk, pod("p"), s)
+    assert r.message == "0/2 nodes are available: node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously."
+    fwk.pre_filter = [OnlyNodes("NodeName", set())]
+    assert schedule_pod(fwk, pod("p"), s).message == "0/2 nodes are available: node(s) didn't satisfy plugin NodeName."
