@@ -6,6 +6,7 @@ group. A successful cycle binds; the plan ends after a pass that binds nothing.
 """
 from __future__ import annotations
 
+import gc
 from typing import Callable, Mapping
 
 from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
@@ -53,7 +54,15 @@ def plan(
     record = Recorder(cluster, state, gates)
 
     entities = build_queue(cluster, pending, running, frameworks, gates, record)
-    _Passes(state, frameworks, gates, record, running).run(entities, progress)
+    # The passes allocate many small objects and no reference cycles worth collecting, while
+    # each full collection walks every loaded object (about 0.5 s with 150,000 pods).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _Passes(state, frameworks, gates, record, running).run(entities, progress)
+    finally:
+        if collecting:
+            gc.enable()
     return record.result(frameworks)
 
 
