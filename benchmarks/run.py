@@ -101,7 +101,7 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
         s = result.summary
         out["summary"] = {"scheduled": s.pods_scheduled, "unschedulable": s.pods_unschedulable,
                           "waiting": s.pods_waiting, "groups_scheduled": s.pod_groups_scheduled}
-        out["problems"] = verify.problems(cluster, result)
+        out["problems"] = verify.problems(cluster, result, case.expect_all_scheduled)
         del result
     else:
         out["peak_mib"] = round(_peak_mib(), 1)
