@@ -5,7 +5,8 @@ import pytest
 import yaml
 
 from podgroup_plan.loading import load_input
-from podgroup_plan.loading.decode import aggregate_requests, normalized_image, pod_requests
+from podgroup_plan.loading.decode_nodes import normalized_image
+from podgroup_plan.loading.decode_pods import aggregate_requests, pod_requests
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,

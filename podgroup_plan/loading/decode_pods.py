@@ -1,0 +1,272 @@
+"""Pods: effective requests, host ports, images, scheduling constraints and group link.
+
+Mirrors what kube-scheduler derives from a pod:
+* container requests after apiserver defaulting (a limit with no request requests the limit);
+* the effective request as `k8s.io/component-helpers/resource` `PodRequests` computes it:
+  `AggregateContainerRequests` (sidecars included), pod-level resources, overhead;
+* the non-zero cpu/memory that `NodeResourcesFit` scores with (`NonMissingContainerRequests`,
+  `pkg/scheduler/util` defaults);
+* NodePorts' host ports and ImageLocality's normalized image names;
+* the pod's PodGroup, per API version (`spec/planner.md`, "Groups, by API version").
+
+Pods of one controller are written alike: `Memo` decodes each distinct part once.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+import orjson
+
+from podgroup_plan.loading.decode_meta import DEFAULT_NAMESPACE, Report, timestamp
+from podgroup_plan.loading.decode_nodes import normalized_image
+from podgroup_plan.loading.decode_priorities import PriorityTable
+from podgroup_plan.loading.decode_quantities import in_units, quantities, unit
+from podgroup_plan.loading.decode_scheduling import affinity, spread_constraint, toleration
+from podgroup_plan.loading.files import Document
+from podgroup_plan.model.objects import (
+    CPU,
+    DEFAULT_SCHEDULER_NAME,
+    MEMORY,
+    HostPort,
+    OwnerReference,
+    Pod,
+    Source,
+    Toleration,
+    TopologySpreadConstraint,
+)
+
+# kube-scheduler's defaults for containers that request no cpu / memory (scoring only):
+# `pkg/scheduler/util` DefaultMilliCPURequest = 100m, DefaultMemoryRequest = 200Mi.
+# In nano-units, as decode sums amounts (see `decode_quantities.amount`).
+NON_ZERO_CPU = 100 * 10**6
+NON_ZERO_MEMORY = 200 * 1024 * 1024 * 10**9
+
+# Resources a pod may request at pod level (`resource.IsSupportedPodLevelResource`).
+_POD_LEVEL_RESOURCES = (CPU, MEMORY)
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+def container_requests(container: Mapping, path: tuple, report: Report) -> dict[str, int | Fraction]:
+    """A container's requests after apiserver defaulting: a resource with a limit but no
+    request requests its limit. A request above its limit is reported, as validation does."""
+    resources = container.get("resources") or {}
+    requests = quantities(resources.get("requests"), path + ("resources", "requests"), report)
+    limits = resources.get("limits")
+    if limits:
+        limit_q = quantities(limits, path + ("resources", "limits"), report)
+        for name, limit in limit_q.items():
+            request = requests.get(name)
+            if request is None:
+                requests[name] = limit
+            elif request > limit:
+                report(
+                    path + ("resources", "requests", name),
+                    f"must be less than or equal to {name} limit of {limits[name]}",
+                )
+    return requests
+
+
+def _add(into: dict, values: Mapping) -> None:
+    for name, q in values.items():
+        into[name] = into.get(name, 0) + q
+
+
+def _max(into: dict, values: Mapping) -> None:
+    for name, q in values.items():
+        if q > into.get(name, 0):
+            into[name] = q
+
+
+def aggregate_requests(
+    regular: list[Mapping[str, int | Fraction]], init: list[tuple[Mapping[str, int | Fraction], bool]]
+) -> dict[str, int | Fraction]:
+    """`resource.AggregateContainerRequests`: the pod's peak request.
+
+    Regular containers and sidecars (init containers with restartPolicy Always) run together;
+    each init container runs alone beside the sidecars started before it. The pod needs the
+    larger of the two peaks, per resource.
+    """
+    total: dict[str, int | Fraction] = {}
+    for r in regular:
+        _add(total, r)
+    sidecars: dict[str, int | Fraction] = {}
+    init_peak: dict[str, int | Fraction] = {}
+    for requests, is_sidecar in init:
+        if is_sidecar:
+            _add(total, requests)
+            _add(sidecars, requests)
+            _max(init_peak, sidecars)
+        else:
+            peak = dict(sidecars)
+            _add(peak, requests)
+            _max(init_peak, peak)
+    _max(total, init_peak)
+    return total
+
+
+def _with_non_zero(requests: Mapping[str, int | Fraction]) -> dict[str, int | Fraction]:
+    # `NonMissingContainerRequests`: a missing (not a zero) cpu/memory request counts as the default.
+    return {CPU: requests.get(CPU, NON_ZERO_CPU), MEMORY: requests.get(MEMORY, NON_ZERO_MEMORY)}
+
+
+def pod_requests(spec: Mapping, report: Report) -> tuple[dict[str, int], int, int]:
+    """(effective requests, non-zero cpu, non-zero memory) in scheduler units."""
+    regular = [
+        container_requests(c, ("spec", "containers", i), report)
+        for i, c in enumerate(spec["containers"])
+    ]
+    init_containers = spec.get("initContainers")
+    if init_containers:
+        init = [
+            (container_requests(c, ("spec", "initContainers", i), report),
+             c.get("restartPolicy") == "Always")
+            for i, c in enumerate(init_containers)
+        ]
+        total = aggregate_requests(regular, init)
+        non_zero = aggregate_requests(
+            [_with_non_zero(r) for r in regular], [(_with_non_zero(r), s) for r, s in init]
+        )
+    else:  # the common case: a plain sum
+        total = dict(regular[0]) if len(regular) == 1 else aggregate_requests(regular, [])
+        non_zero = {
+            CPU: sum(r.get(CPU, NON_ZERO_CPU) for r in regular),
+            MEMORY: sum(r.get(MEMORY, NON_ZERO_MEMORY) for r in regular),
+        }
+    if spec.get("resources"):
+        # Pod-level resources (spec.resources) replace the containers' sum where they are set.
+        level = container_requests(spec, ("spec",), report)
+        for name in _POD_LEVEL_RESOURCES:
+            if name in level:
+                total[name] = non_zero[name] = level[name]
+        for name, a in level.items():
+            if name.startswith("hugepages-"):
+                total[name] = a
+    overhead = spec.get("overhead")
+    if overhead:
+        extra = quantities(overhead, ("spec", "overhead"), report)
+        _add(total, extra)
+        _add(non_zero, {k: v for k, v in extra.items() if k in (CPU, MEMORY)})
+    requests = {name: v for name, v in in_units(total).items() if v}
+    return requests, unit(CPU, non_zero[CPU]), unit(MEMORY, non_zero[MEMORY])
+
+
+def host_ports(spec: Mapping) -> tuple[HostPort, ...]:
+    """Ports that claim a host port, from containers and sidecars (NodePorts' view)."""
+    containers = list(spec["containers"])
+    containers += [c for c in spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
+    ports = []
+    for c in containers:
+        for p in c.get("ports") or ():
+            if p.get("hostPort"):
+                ports.append(HostPort(p["hostPort"], p.get("protocol") or "TCP", p.get("hostIP") or "0.0.0.0"))
+    return tuple(ports)
+
+
+# --- pods --------------------------------------------------------------------------------------
+
+
+class Memo:
+    """Decoded parts shared by objects written alike: the pods of one Job or StatefulSet repeat
+    the same containers, tolerations and affinity. Each distinct part is decoded once and the
+    (immutable) result shared, which saves time and memory alike. Keys are the parts' JSON
+    text; a part that cannot be serialised (non-string keys from YAML) is simply not shared."""
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[str, bytes], Any] = {}
+
+    def get(self, kind: str, raw: Any, build: Callable[[Any], Any]) -> Any:
+        if not raw:
+            return build(raw)
+        try:
+            key = (kind, orjson.dumps(raw))
+        except TypeError:
+            return build(raw)
+        part = self._parts.get(key, _MISSING)
+        if part is _MISSING:
+            part = self._parts[key] = build(raw)
+        return part
+
+
+_MISSING = object()
+
+
+def _containers_part(spec_parts: tuple) -> tuple:
+    """What a pod's containers decide: (requests, non-zero cpu, non-zero memory, host ports,
+    images, problems). Problems are kept so that every pod sharing the part reports them."""
+    containers, init_containers, overhead, resources = spec_parts
+    spec = {"containers": containers, "initContainers": init_containers,
+            "overhead": overhead, "resources": resources}
+    problems: list[tuple[tuple, str]] = []
+    requests, cpu, memory = pod_requests(spec, lambda path, message: problems.append((path, message)))
+    images = [c.get("image") for c in init_containers or ()] + [c.get("image") for c in containers]
+    return (requests, cpu, memory, host_ports(spec),
+            tuple(normalized_image(i) for i in images if i), tuple(problems))
+
+
+def _tolerations(raw: list | None) -> tuple[Toleration, ...]:
+    return tuple(toleration(t) for t in raw or ())
+
+
+def _spread_constraints(raw: list | None) -> tuple[TopologySpreadConstraint, ...]:
+    return tuple(spread_constraint(c) for c in raw or ())
+
+
+def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: Memo | None = None) -> Pod:
+    memo = memo or Memo()
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    get = spec.get
+    status = obj.get("status") or {}
+    containers = (spec["containers"], get("initContainers"), get("overhead"), get("resources"))
+    requests, non_zero_cpu, non_zero_memory, ports, images, problems = memo.get(
+        "containers", containers, _containers_part)
+    for path, message in problems:
+        report(path, message)
+    priority, preemption_policy = priorities.pod(spec)
+    return Pod(
+        namespace=meta.get("namespace") or DEFAULT_NAMESPACE,
+        name=meta["name"],
+        labels=meta.get("labels") or {},  # the parsed dict itself: nobody mutates model mappings
+        node_name=get("nodeName") or None,
+        scheduler_name=get("schedulerName") or DEFAULT_SCHEDULER_NAME,
+        priority=priority,
+        preemption_policy=preemption_policy,
+        requests=requests,
+        non_zero_cpu=non_zero_cpu,
+        non_zero_memory=non_zero_memory,
+        host_ports=ports,
+        node_selector=get("nodeSelector") or {},
+        affinity=memo.get("affinity", get("affinity"), affinity),
+        tolerations=memo.get("tolerations", get("tolerations"), _tolerations),
+        topology_spread_constraints=memo.get("spread", get("topologySpreadConstraints"), _spread_constraints),
+        images=images,
+        pod_group=pod_group_link(spec),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        start_time=timestamp(status.get("startTime"), ("status", "startTime"), report),
+        phase=status.get("phase") or "Pending",
+        nominated_node_name=status.get("nominatedNodeName") or None,
+        scheduling_gates=tuple(g["name"] for g in get("schedulingGates") or ()),
+        owner_references=tuple(
+            OwnerReference(r["kind"], r["name"], bool(r.get("controller")))
+            for r in meta.get("ownerReferences") or ()
+        ),
+        uid=meta.get("uid") or "",
+        source=Source(doc.file, doc.document, doc.line),
+    )
+
+
+def pod_group_link(spec: Mapping) -> str | None:
+    """The PodGroup a pod names: 1.36+ `schedulingGroup.podGroupName`, or for 1.35
+    (`workloadRef`) the implied group `WORKLOAD/PODGROUP[/REPLICAKEY]`.
+    (A pod setting both is reported by validate.py; schedulingGroup wins here.)"""
+    group = spec.get("schedulingGroup")
+    if group:
+        return group["podGroupName"]
+    ref = spec.get("workloadRef")
+    if ref:
+        key = ref.get("podGroupReplicaKey")
+        return f"{ref['name']}/{ref['podGroup']}" + (f"/{key}" if key else "")
+    return None
