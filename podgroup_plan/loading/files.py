@@ -13,6 +13,7 @@ re-composes the object's text then.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import sys
@@ -224,14 +225,14 @@ def read_documents(
 
 
 def read_file(path: str, problems: list[Problem]) -> Iterator[Document]:
+    if path.endswith(".json"):
+        yield from _mapped_json_documents(path, problems)
+        return
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as e:
         problems.append(Problem(path, f"cannot read: {e.strerror or e}"))
-        return
-    if path.endswith(".json"):
-        yield from _json_documents(path, data, problems)
         return
     try:
         text = data.decode("utf-8-sig")
@@ -254,7 +255,30 @@ def read_text(name: str, text: str, problems: list[Problem]) -> Iterator[Documen
     yield from _yaml_documents(name, text, problems)
 
 
-def _json_documents(path: str, data: bytes, problems: list[Problem]) -> Iterator[Document]:
+def _mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Document]:
+    """A JSON file read through a memory map: the streamed items of a large List only ever
+    need the pages around the cursor, and pages behind it are given back (`_stream_list`), so
+    a 750 MB dump does not stay resident while it is decoded."""
+    try:
+        with open(path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size == 0:
+                data: bytes | mmap.mmap = b""
+            else:
+                data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as e:
+        problems.append(Problem(path, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+        return
+    try:
+        yield from _json_documents(path, data, problems)
+    finally:
+        if isinstance(data, mmap.mmap):
+            try:
+                data.close()
+            except BufferError:  # a view still open (generator abandoned midway): GC unmaps it
+                pass
+
+
+def _json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem]) -> Iterator[Document]:
     done = 0
     try:
         for doc in _stream_list(path, data, problems):
@@ -266,7 +290,7 @@ def _json_documents(path: str, data: bytes, problems: list[Problem]) -> Iterator
     # Not the layout `_stream_list` reads (or broken JSON): parse the whole file, skipping the
     # items already given.
     try:
-        value = orjson.loads(data)
+        value = orjson.loads(data if isinstance(data, bytes) else data[:])
     except orjson.JSONDecodeError as e:
         problems.append(Problem(path, f"invalid JSON: {e.msg}", line=e.lineno))
         return
@@ -286,6 +310,7 @@ _LIST_HEAD = re.compile(
     rb'"items"\s*:\s*\[\s*'
 )
 _SPACE = re.compile(rb"\s*")
+_RELEASE_EVERY = 64 << 20  # bytes of a mapped file parsed between two page releases
 _OPEN, _CLOSE, _COMMA = ord("{"), ord("]"), ord(",")
 
 
@@ -306,6 +331,8 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
         raise _NotStreamable from None
     item_kind, item_api_version = _item_type(header)
     view = memoryview(data)
+    release = getattr(data, "madvise", None) if hasattr(mmap, "MADV_DONTNEED") else None
+    released = 0
     p, count, line, counted = head.end(), 0, 1, 0
     while data[p] == _OPEN:
         line_start = data.rfind(b"\n", 0, p) + 1
@@ -325,8 +352,13 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
             item.setdefault("apiVersion", item_api_version)
         elif not (isinstance(item, dict) and "kind" in item and "apiVersion" in item):
             raise _NotStreamable  # only the whole file says what the items are
-        line += data.count(b"\n", counted, p)
+        line += view[counted:p].tobytes().count(b"\n")
         counted = p
+        if release is not None and p - released >= _RELEASE_EVERY:
+            # give the pages already parsed back to the system (file-backed: reread if needed)
+            upto = p - p % mmap.PAGESIZE
+            release(mmap.MADV_DONTNEED, released, upto - released)
+            released = upto
         yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
         count += 1
         p = _SPACE.match(data, end).end()
