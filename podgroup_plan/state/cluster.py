@@ -10,6 +10,7 @@ Modelled on cluster-autoscaler's clustersnapshot (fork / revert / commit).
 """
 from __future__ import annotations
 
+from array import array
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
@@ -64,10 +65,12 @@ class ClusterState:
         self.pod_node: dict[PodKey, int] = {}
         self.host_ports: list[dict[tuple[str, str, int], int]] = [{} for _ in range(self.n)]
 
-        # Incremented on every change; `node_version[i]` is the version at node i's last change.
-        # Caches keyed by (signature, version) know when to recompute, and which rows.
+        # Incremented on every change; `node_version[i]` is the version at node i's last change,
+        # and `changes[v]` the node row whose change made the version v + 1. Caches keyed by
+        # (signature, version) know when to recompute, and which rows (`changed_rows`).
         self.version = 0
         self.node_version = np.zeros(self.n, dtype=np.int64)
+        self.changes = array("q")  # int64, read as a numpy view
 
         self._log: list[tuple[bool, Pod, int]] = []  # (was_add, pod, node)
         self._open_checkpoints = 0
@@ -216,6 +219,14 @@ class ClusterState:
     def _touch(self, node: int) -> None:
         self.version += 1
         self.node_version[node] = self.version
+        self.changes.append(node)
+
+    def changed_rows(self, since: int, limit: int) -> np.ndarray | None:
+        """Sorted node rows changed after version `since`; None when more than `limit` changes
+        happened (a caller then recomputes everything rather than row by row)."""
+        if self.version - since > limit:
+            return None
+        return np.unique(np.frombuffer(self.changes, dtype=np.int64, count=self.version - since, offset=since * self.changes.itemsize))
 
     # ----- derived indexes -------------------------------------------------------------------
 

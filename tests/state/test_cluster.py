@@ -116,3 +116,14 @@ def test_label_column_encodes_values_sorted():
     state = ClusterState([Node("a", labels={"zone": "z2"}), Node("b", labels={"zone": "z1"}), Node("c")])
     codes, values = state.label_column("zone")
     assert values == ("z1", "z2") and codes.tolist() == [1, 0, -1]
+
+
+def test_changed_rows_since_a_version():
+    state = ClusterState([node("a"), node("b"), node("c")])
+    v0 = state.version
+    state.assume(pod("x"), 2)
+    state.assume(pod("y"), 0)
+    state.forget(pod("x"))
+    assert state.changed_rows(v0, limit=10).tolist() == [0, 2]
+    assert state.changed_rows(state.version, limit=10).tolist() == []
+    assert state.changed_rows(v0, limit=2) is None  # three changes: over the limit
