@@ -48,6 +48,8 @@ from podgroup_plan.framework.interface import (
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Node, Pod, TopologySpreadConstraint
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
+from podgroup_plan.plugins.node_affinity import label_set_mask, node_selector_mask
+from podgroup_plan.plugins.taint_toleration import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -69,7 +71,7 @@ PRE_FILTER_KEY = "PreFilter" + NAME
 PRE_SCORE_KEY = "PreScore" + NAME
 
 # Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
-_DO_NOT_SCHEDULE_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+_DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")
 
 
 # ------------------------------------------------------------------------------------------
@@ -256,28 +258,16 @@ def go_round(x: np.ndarray) -> np.ndarray:
 
 def required_node_affinity_mask(state: "ClusterState", pod: Pod) -> np.ndarray | None:
     """nodeaffinity.GetRequiredNodeAffinity(pod).Match over all nodes (nodeSelector AND required
-    node affinity), or None when the pod has neither (every node matches)."""
+    node affinity), or None when the pod has neither (every node matches). The same column-wise
+    matching NodeAffinity filters with."""
     selector = pod.node_selector
     required = pod.affinity.node_required if pod.affinity is not None else None
     if not selector and required is None:
         return None
-    out = np.ones(state.n, dtype=bool)
-    for i, node in enumerate(state.nodes):
-        labels = node.labels
-        if selector and any(labels.get(k) != v for k, v in selector.items()):
-            out[i] = False
-        elif required is not None and not required.matches(node.name, labels):
-            out[i] = False
+    out = label_set_mask(state, tuple(sorted(selector.items())))
+    if required is not None:
+        out &= node_selector_mask(state, required)
     return out
-
-
-def _tolerates_do_not_schedule_taints(node: Node, pod: Pod) -> bool:
-    for taint in node.taints:
-        if taint.effect not in _DO_NOT_SCHEDULE_EFFECTS:
-            continue
-        if not any(t.tolerates(taint) for t in pod.tolerations):
-            return False
-    return True
 
 
 # ------------------------------------------------------------------------------------------
@@ -339,6 +329,7 @@ class _StateCache:
     def __init__(self) -> None:
         self.affinity: dict[tuple, np.ndarray | None] = {}
         self.taints: dict[tuple, np.ndarray] = {}
+        self.taint_table = None  # built on first use (plugins/taint_toleration.py)
         self.has_keys: dict[tuple[str, ...], np.ndarray] = {}
         # PreFilter data by pod signature, valid for one state version only (dropped on change,
         # so the memo never outgrows the pods evaluated between two cluster changes).
@@ -469,10 +460,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         key = pod.tolerations
         mask = cache.taints.get(key)
         if mask is None:
-            mask = np.fromiter(
-                (_tolerates_do_not_schedule_taints(node, pod) for node in state.nodes),
-                dtype=bool, count=state.n,
-            )
+            # nodeTaintsPolicy Honor: the pod tolerates every NoSchedule/NoExecute taint there
+            if cache.taint_table is None:
+                cache.taint_table = taint_table(state)
+            gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+            mask = untolerated_per_node(state, cache.taint_table, key, _DO_NOT_SCHEDULE_EFFECTS, gate) == 0
             cache.taints[key] = mask
         return mask
 

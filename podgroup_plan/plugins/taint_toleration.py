@@ -155,6 +155,27 @@ class _TaintTable:
         self.effect = np.asarray([t.effect for t in self.taints], dtype=object)
 
 
+def untolerated_per_node(
+    state, table: _TaintTable, tolerations: tuple[Toleration, ...], effects: tuple[str, ...],
+    comparison_operators: bool = False,
+) -> np.ndarray:
+    """Count per node (all nodes) of taints with one of `effects` that `tolerations` do not
+    tolerate (v1helper.TolerationsTolerateTaint per taint, once per distinct taint)."""
+    bad = np.fromiter(
+        (t.effect in effects and not tolerations_tolerate(tolerations, t, comparison_operators) for t in table.taints),
+        dtype=bool,
+        count=len(table.taints),
+    )
+    if not bad.any():
+        return np.zeros(state.n, dtype=np.int64)
+    pairs = bad[table.pair_taint]
+    return np.bincount(table.pair_node[pairs], minlength=state.n).astype(np.int64)
+
+
+def taint_table(state) -> _TaintTable:
+    return _TaintTable(state.nodes)
+
+
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
     """Upstream TaintToleration (Filter, PreScore, Score, NormalizeScore)."""
 
@@ -173,18 +194,7 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
         return self._cache.state_data(state, "taints", lambda: _TaintTable(state.nodes))
 
     def _untolerated_per_node(self, state, tolerations: tuple[Toleration, ...], effects: tuple[str, ...]) -> np.ndarray:
-        """Count per node (all nodes) of taints with one of `effects` not tolerated."""
-        table = self._table(state)
-        gate = self._comparison_operators()
-        bad = np.fromiter(
-            (t.effect in effects and not tolerations_tolerate(tolerations, t, gate) for t in table.taints),
-            dtype=bool,
-            count=len(table.taints),
-        )
-        if not bad.any():
-            return np.zeros(state.n, dtype=np.int64)
-        pairs = bad[table.pair_taint]
-        return np.bincount(table.pair_node[pairs], minlength=state.n).astype(np.int64)
+        return untolerated_per_node(state, self._table(state), tolerations, effects, self._comparison_operators())
 
     # ----- Filter -------------------------------------------------------------------------
 
