@@ -46,7 +46,7 @@ from podgroup_plan.framework.interface import (
     ScorePlugin,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
-from podgroup_plan.model.objects import Node, Pod, TopologySpreadConstraint
+from podgroup_plan.model.objects import Pod, TopologySpreadConstraint
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
 from podgroup_plan.plugins.node_affinity import label_set_mask, node_selector_mask
 from podgroup_plan.plugins.taint_toleration import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
