@@ -50,16 +50,6 @@ class Toleration:
     value: str = ""
     effect: str = ""  # empty matches every effect
 
-    def tolerates(self, taint: Taint) -> bool:
-        """v1 helper ToleratesTaint: effect, key and operator/value must all match."""
-        if self.effect and self.effect != taint.effect:
-            return False
-        if self.key and self.key != taint.key:
-            return False
-        if self.operator == "Exists":
-            return True
-        return self.value == taint.value  # Equal (also the default when empty)
-
 
 @dataclass(frozen=True, slots=True)
 class HostPort:

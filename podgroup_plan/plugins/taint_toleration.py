@@ -66,8 +66,8 @@ def _parse_go_int(text: str) -> int | None:
 
 def tolerates(tol: Toleration, taint: Taint, comparison_operators: bool = False) -> bool:
     """v1 `Toleration.ToleratesTaint`: effect (empty matches all), key (empty matches all),
-    then the operator. An empty operator means Equal; an unknown operator tolerates nothing
-    (the model's own `Toleration.tolerates` treats unknown operators as Equal, hence this)."""
+    then the operator. An empty operator means Equal; an unknown operator tolerates nothing.
+    The one place tolerations are matched (NodeUnschedulable and PodTopologySpread use it too)."""
     if tol.effect and tol.effect != taint.effect:
         return False
     if tol.key and tol.key != taint.key:

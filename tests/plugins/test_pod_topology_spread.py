@@ -736,6 +736,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from podgroup_plan.plugins.pod_topology_spread import LABEL_HOSTNAME
+from podgroup_plan.plugins.taint_toleration import tolerations_tolerate
 
 _KEYS = ["zone", "rack", LABEL_HOSTNAME]
 _SELECTORS = [FOO, BAR, None, LabelSelector(), labels_sel(bar="a")]
@@ -805,7 +806,7 @@ def _ref_included(c, pod, node):
             return False
     if c.honor_node_taints:
         for t in node.taints:
-            if t.effect in ("NoSchedule", "NoExecute") and not any(x.tolerates(t) for x in pod.tolerations):
+            if t.effect in ("NoSchedule", "NoExecute") and not tolerations_tolerate(pod.tolerations, t):
                 return False
     return True
 
