@@ -297,7 +297,10 @@ def _check_config(cluster: ClusterInput, config: Mapping | None,
     """Build the profiles as `plan()` would, so that `validate` rejects what `simulate` would."""
     from podgroup_plan.framework.config import build_profiles
 
-    build_profiles(config if config is not None else cluster.scheduler_config, gates or {})
+    if config is not None:
+        build_profiles(config, gates or {})
+    else:
+        build_profiles(cluster.scheduler_config, gates or {}, file=cluster.scheduler_config_source or UNNAMED_CONFIG)
 
 
 # --- planning -----------------------------------------------------------------------------------

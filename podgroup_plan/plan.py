@@ -42,7 +42,9 @@ def plan(
     dict) wins over one found among the manifests. Raises InputError for a bad configuration or
     unknown feature gates."""
     gates = resolve_feature_gates(feature_gates)
-    config = scheduler_config if scheduler_config is not None else cluster.scheduler_config
+    config = scheduler_config
+    if config is None and cluster.scheduler_config is not None:
+        config, config_source = cluster.scheduler_config, cluster.scheduler_config_source or config_source
     profiles = build_profiles(config, gates, file=config_source)
     handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
     frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}

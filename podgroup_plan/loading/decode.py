@@ -101,6 +101,7 @@ class Decoded:
             )),
             namespaces={k: namespaces[k] for k in sorted(namespaces)},
             scheduler_config=scheduler_config,
+            scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
         )
 

@@ -329,5 +329,6 @@ class ClusterInput:
     # The KubeSchedulerConfiguration document found among the manifests, as a plain dict
     # (already schema-checked); `--scheduler-config` wins over it.
     scheduler_config: Mapping | None = None
+    scheduler_config_source: str | None = None  # the file it came from, for error messages
     # Kinds read but not planned, e.g. {"Deployment": 3, "ConfigMap": 1}.
     ignored_kinds: Mapping[str, int] = field(default_factory=dict)
