@@ -55,7 +55,8 @@ def validate_pod_group(
     queued pods then the already scheduled ones, stopping at the first mismatch."""
     scheduler_name = queued[0].scheduler_name if queued else ""
     group_priority = group.priority if group.priority is not None else (queued[0].priority if queued else 0)
-    group_policy = group.preemption_policy or PREEMPT_LOWER_PRIORITY if preemption_policy_gate else ""
+    # With the gate every pod must match the group's policy; without it, the first pod's.
+    group_policy = (group.preemption_policy or PREEMPT_LOWER_PRIORITY) if preemption_policy_gate else ""
     for pod in list(queued) + list(scheduled):
         if pod.scheduler_name != scheduler_name:
             return (

@@ -149,6 +149,6 @@ def _sample(fwk: Framework, candidates: np.ndarray, passed: np.ndarray) -> np.nd
         chosen = hits
     else:
         chosen = hits[:k]
-        processed = int(np.searchsorted(order, chosen[-1]) if start == 0 else np.nonzero(order == chosen[-1])[0][0]) + 1
+        processed = (int(chosen[-1]) - start) % n + 1  # position of the last chosen node in `order`
     fwk.next_start_node_index = (start + processed) % n
     return candidates[np.sort(chosen)]

@@ -93,3 +93,22 @@ def test_prefilter_sets_that_do_not_intersect():
     assert r.message == "0/2 nodes are available: node(s) didn't satisfy plugin(s) [NodeAffinity NodeName] simultaneously."
     fwk.pre_filter = [OnlyNodes("NodeName", set())]
     assert schedule_pod(fwk, pod("p"), s).message == "0/2 nodes are available: node(s) didn't satisfy plugin NodeName."
+
+
+def test_percentage_of_nodes_to_score_samples_from_a_rotating_start():
+    from podgroup_plan.framework.interface import Handle
+    from podgroup_plan.framework.profile import Profile
+    from podgroup_plan.framework.runtime import Framework
+
+    from .fakes import FitsCpu, PreferLabel
+
+    fwk = Framework(Profile("default-scheduler", {}, percentage_of_nodes_to_score=50), Handle())
+    fwk.use_plugins(filter=[FitsCpu()], score=[(PreferLabel(), 1)])
+    nodes = [node(f"n{i:03d}", **({"prefer": "1"} if i == 150 else {})) for i in range(200)]
+    s = state(nodes)
+    # 200 nodes at 50 %: the first 100 feasible from index 0 are scored; n150 is not among them
+    first = schedule_pod(fwk, pod("p1"), s)
+    assert s.node_names[first.node] == "n000" and fwk.next_start_node_index == 100
+    # the next pod starts where the last search stopped and finds the preferred node
+    second = schedule_pod(fwk, pod("p2"), s)
+    assert s.node_names[second.node] == "n150" and fwk.next_start_node_index == 0
