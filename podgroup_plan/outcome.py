@@ -117,7 +117,9 @@ class Recorder:
             if not (already_true and new.status != "True"):
                 conditions = [c for c in conditions if c.type != ctype] + [new]
         now_true = any(c.type == ctype and c.status == "True" for c in conditions)
-        if now_true or group.key in self.group_ever_scheduled:
+        if not gate_enabled(self.gates, "GenericWorkload"):
+            status = IGNORED  # the scheduler knows no PodGroups: its pods went on their own
+        elif now_true or group.key in self.group_ever_scheduled:
             status = SCHEDULED
         elif outcome is not None:
             status = UNSCHEDULABLE
