@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from podgroup_plan.framework import registry
+from podgroup_plan.framework.config import describe_not_applied
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
@@ -23,6 +24,7 @@ from podgroup_plan.result import (
     PodResult,
     Summary,
 )
+from podgroup_plan.plugins.gang_scheduling import required_count
 from podgroup_plan.state.cluster import ClusterState
 
 
@@ -129,13 +131,12 @@ class Recorder:
             status = WAITING
         else:
             # Never tried and nothing pending: scheduled if its running members meet minCount.
-            needed = group.min_count if group.policy == GANG else 1
-            status = SCHEDULED if placed >= needed else WAITING
+            status = SCHEDULED if placed >= required_count(group) else WAITING
         return PodGroupResult(
             namespace=group.namespace,
             name=group.name,
             policy=group.policy,
-            min_count=group.min_count if group.policy == GANG else 1,
+            min_count=required_count(group),
             topology_key=group.topology_key,
             placement=None,
             scheduled_pods=placed,
@@ -208,12 +209,10 @@ class Recorder:
                 "implemented yet): nothing was evicted, and messages carry no 'preemption:' part"
             )
         for name, fwk in frameworks.items():
-            # instantiate every enabled plugin so the not-applied list is complete
-            for point in fwk.profile.plugins:
-                for ref in fwk.profile.enabled(point):
-                    fwk.plugin(ref.name)
-            out_of_scope = sorted(p for p in fwk.not_applied if p in registry.NOT_APPLIED)
-            not_yet = sorted(p for p in fwk.not_applied if p not in registry.NOT_APPLIED)
+            out_of_scope = describe_not_applied(fwk.profile)
+            # enabled plugins whose implementation does not exist yet (placement, preemption)
+            not_yet = sorted({ref.name for point in fwk.profile.plugins for ref in fwk.profile.enabled(point)
+                              if ref.name not in out_of_scope and registry.plugin_class(ref.name) is None})
             if out_of_scope:
                 notes.add(f"profile {name}: out of scope, not modelled: {', '.join(out_of_scope)}")
             if not_yet:

@@ -156,7 +156,4 @@ class NodeLocalCache:
 
 def _changed_rows(state: ClusterState, since: int) -> np.ndarray | None:
     """Rows changed after `since`, or None when so many changed that a full pass is cheaper."""
-    rows = state.changed_rows(since, limit=int(_FULL_RECOMPUTE_SHARE * state.n))
-    if rows is not None and len(rows) > _FULL_RECOMPUTE_SHARE * state.n:
-        return None
-    return rows
+    return state.changed_rows(since, limit=int(_FULL_RECOMPUTE_SHARE * state.n))

@@ -52,7 +52,6 @@ class Framework:
         self.profile = profile
         self.handle = handle
         self._instances: dict[str, Plugin] = {}
-        self.not_applied: list[str] = []
         self.pre_filter: list[PreFilterPlugin] = self._at("preFilter", PreFilterPlugin)
         self.filter: list[FilterPlugin] = self._at("filter", FilterPlugin)
         self.pre_score: list[PreScorePlugin] = self._at("preScore", PreScorePlugin)
@@ -90,9 +89,7 @@ class Framework:
         if name in self._instances:
             return self._instances[name]
         cls = registry.plugin_class(name)
-        if cls is None:
-            if name not in self.not_applied:
-                self.not_applied.append(name)
+        if cls is None:  # not modelled, or not implemented yet (outcome.py says which)
             return None
         inst = cls(self.profile.plugin_args.get(name), self.handle)
         self._instances[name] = inst

@@ -63,7 +63,6 @@ class ClusterState:
 
         self.pods_on_node: list[dict[PodKey, Pod]] = [{} for _ in range(self.n)]
         self.pod_node: dict[PodKey, int] = {}
-        self.host_ports: list[dict[tuple[str, str, int], int]] = [{} for _ in range(self.n)]
 
         # Incremented on every change; `node_version[i]` is the version at node i's last change,
         # and `changes[v]` the node row whose change made the version v + 1. Caches keyed by
@@ -191,10 +190,6 @@ class ClusterState:
         self.pod_count[node] += 1
         self.pods_on_node[node][pod.key] = pod
         self.pod_node[pod.key] = node
-        ports = self.host_ports[node]
-        for hp in pod.host_ports:
-            k = (hp.host_ip, hp.protocol, hp.port)
-            ports[k] = ports.get(k, 0) + 1
         for index in self._indexes.values():
             index.add(pod, node)
         self._touch(node)
@@ -206,12 +201,6 @@ class ClusterState:
         self.pod_count[node] -= 1
         del self.pods_on_node[node][pod.key]
         del self.pod_node[pod.key]
-        ports = self.host_ports[node]
-        for hp in pod.host_ports:
-            k = (hp.host_ip, hp.protocol, hp.port)
-            ports[k] -= 1
-            if not ports[k]:
-                del ports[k]
         for index in self._indexes.values():
             index.remove(pod, node)
         self._touch(node)

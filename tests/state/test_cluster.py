@@ -17,7 +17,7 @@ def pod(name, cpu=1000, mem=1 << 30, node_name=None, ports=(), **extra):
 
 def snapshot(state: ClusterState):
     return (state.requested.copy(), state.non_zero_requested.copy(), state.pod_count.copy(),
-            {k: v for k, v in state.pod_node.items()}, [dict(h) for h in state.host_ports])
+            {k: v for k, v in state.pod_node.items()}, [dict(p) for p in state.pods_on_node])
 
 
 def same(a, b):
