@@ -35,11 +35,16 @@ class Status:
     code: Code = Code.SUCCESS
     reasons: tuple[str, ...] = ()
     plugin: str = ""  # the plugin that returned it, when one did
+    # An error attached to the status (upstream's `err`, e.g. `pod group is unschedulable`).
+    err: str = ""
 
     @property
     def message(self) -> str:
-        # Status.Message(): the reasons joined with ", ".
-        return ", ".join(self.reasons)
+        # Status.Message(): the error's text, then the reasons, all joined with ", ".
+        return ", ".join((self.err, *self.reasons) if self.err else self.reasons)
+
+    def with_error(self, err: str) -> "Status":
+        return Status(self.code, self.reasons, self.plugin, err)
 
     def is_success(self) -> bool:
         return self.code == Code.SUCCESS

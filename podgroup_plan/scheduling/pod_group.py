@@ -1,8 +1,9 @@
 """The PodGroup scheduling cycle: validation, the default (non-placement) algorithm, outcome.
 
-Mirrors `pkg/scheduler/schedule_one_podgroup.go` (validatePodGroup, submitPodGroupResult) and
-`pkg/scheduler/algorithm_podgroup.go` (podGroupSchedulingDefaultAlgorithm,
-RunRootSchedulingAlgorithm): pods go one by one through the single-pod algorithm without
+Mirrors v1.37.0's `pkg/scheduler/schedule_one_podgroup.go` (validatePodGroup,
+podGroupSchedulingDefaultAlgorithm, runRootSchedulingAlgorithm, completePodGroupAlgorithmResult,
+submitPodGroupAlgorithmResult; 1.38-dev moved the algorithms to `algorithm_podgroup.go` and changed
+their texts, which is not followed): pods go one by one through the single-pod algorithm without
 PostFilter, each fitting pod is assumed so later pods see it, PlacementFeasible decides after
 every pod, and the whole group is kept or rolled back at once.
 """
@@ -20,7 +21,10 @@ from podgroup_plan.plugins.gang_scheduling import GangScheduling, PlacementProgr
 from podgroup_plan.scheduling.schedule_one import PodScheduleResult, schedule_pod
 from podgroup_plan.state.cluster import ClusterState
 
-NO_PODS_WERE_SCHEDULABLE = "no pods were schedulable"
+# errPodGroupUnschedulable: the error upstream attaches to a group status in three places (a
+# gang out of reach before any pod, a final Wait, nothing newly placed) and to the status of a
+# fitted pod whose group was rejected. (1.38-dev says "no pods were schedulable" for nothing
+# newly placed and copies the group status to fitted pods; v1.37.0 does neither.)
 POD_GROUP_IS_UNSCHEDULABLE = "pod group is unschedulable"
 
 
@@ -31,20 +35,32 @@ class GroupCycleResult:
     # One entry per queued pod, in queue order; None for pods the algorithm never reached.
     pod_results: list[tuple[Pod, PodScheduleResult | None]] = field(default_factory=list)
     any_scheduled: bool = False
+    # completePodGroupAlgorithmResult: what a never-evaluated pod carries, a copy of the group
+    # status taken when the algorithm returned (before any post-filter text is appended).
+    unevaluated_status: Status | None = None
 
     @property
     def assignments(self) -> list[tuple[Pod, int]]:
         return [(p, r.node) for p, r in self.pod_results if r is not None and r.node is not None]
 
     def pod_message(self, pod_result: PodScheduleResult | None) -> tuple[str, str]:
-        """(reason, message) a member pod reports when the group did not schedule: its own
-        FitError when it did not fit, else the group's status behind `pod group is
-        unschedulable` (the error upstream wraps around the group status)."""
+        """(reason, message) a member pod reports when the group did not schedule
+        (submitPodGroupAlgorithmResult, v1.37.0):
+        * group Error: a pod whose own status is an error keeps it, every other the group's;
+        * never evaluated: the copy of the group status, without any prefix;
+        * did not fit: its own FitError;
+        * fitted: a new status with error `pod group is unschedulable` and the group text as
+          its reason, so the prefix appears twice when the group text already starts with it."""
         if self.status.code == Code.ERROR:
+            if pod_result is not None and pod_result.status.code == Code.ERROR:
+                return "SchedulerError", pod_result.message
             return "SchedulerError", self.status.message
-        if pod_result is not None and pod_result.node is None:
+        if pod_result is None:
+            copied = self.unevaluated_status if self.unevaluated_status is not None else self.status
+            return "Unschedulable", copied.message
+        if pod_result.node is None:
             return "Unschedulable", pod_result.message
-        return "Unschedulable", f"{POD_GROUP_IS_UNSCHEDULABLE}, {self.status.message}"
+        return "Unschedulable", Status(Code.UNSCHEDULABLE, (self.status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
 
 
 def validate_pod_group(
@@ -86,17 +102,12 @@ def validate_pod_group(
     return None
 
 
-def _feasible(gang: GangScheduling | None, group: PodGroup, progress: PlacementProgress) -> tuple[bool, Status]:
-    """podGroupPotentiallyFeasible: (proceed, status to record). Wait proceeds but would end as
-    Unschedulable; Unschedulable stops."""
-    if gang is None:  # GangScheduling disabled at placementFeasible: every placement is feasible
-        return True, Status()
-    status = gang.placement_feasible(group, progress)
-    if status.code == Code.UNSCHEDULABLE:
-        return False, status
-    if status.code == Code.WAIT:
-        return True, Status(Code.UNSCHEDULABLE, status.reasons, status.plugin)
-    return True, status
+def _placement_feasible(gang: GangScheduling | None, group: PodGroup, progress: PlacementProgress) -> Status:
+    """The PlacementFeasible step: GangScheduling's rule, or Success when the profile disables
+    GangScheduling (v1.37.0 has no other PlacementFeasible plugin)."""
+    if gang is None:
+        return Status()
+    return gang.placement_feasible(group, progress)
 
 
 def run_default_algorithm(
@@ -106,26 +117,33 @@ def run_default_algorithm(
     """podGroupSchedulingDefaultAlgorithm over `view`. Fitting pods are assumed in `state` and
     stay assumed; the caller decides to keep or roll back (see `schedule_pod_group`)."""
     gang = fwk.plugin("GangScheduling") if "GangScheduling" in fwk.enabled_names("placementFeasible") else None
-    result = GroupCycleResult(group, Status(Code.UNSCHEDULABLE))
+    result = GroupCycleResult(group, Status())
     progress = PlacementProgress(remaining=len(queued), scheduled=scheduled_count)
-    proceed, result.status = _feasible(gang, group, progress)
+    status = _placement_feasible(gang, group, progress)
     evaluated = 0
-    if proceed:
+    if status.code == Code.UNSCHEDULABLE:
+        # Out of reach before any pod: upstream wraps the reason in errPodGroupUnschedulable
+        # here (and only here), so the text reads `pod group is unschedulable, minCount ...`.
+        status = status.with_error(POD_GROUP_IS_UNSCHEDULABLE)
+    else:
         for pod in queued:
             pr = schedule_pod(fwk, pod, state, view)
             evaluated += 1
             result.pod_results.append((pod, pr))
             if pr.status.code == Code.ERROR:
-                result.status = Status(Code.ERROR, (f"failed to schedule other pod from a pod group: {pr.message}",))
+                status = Status(Code.ERROR, (f"failed to schedule other pod from a pod group: {pr.message}",))
                 break
             if pr.node is not None:
                 state.assume(pod, pr.node)
             progress = PlacementProgress(progress.remaining - 1, progress.scheduled + (pr.node is not None))
-            proceed, result.status = _feasible(gang, group, progress)
-            if not proceed:
-                break
+            status = _placement_feasible(gang, group, progress)
+            if status.code == Code.UNSCHEDULABLE:
+                break  # the PF status as returned: reason `minCount ... cannot be satisfied`, no error
             result.any_scheduled = result.any_scheduled or pr.node is not None
-    # completePodGroupAlgorithmResult: pods the loop never reached carry the group status.
+    if status.code == Code.WAIT:
+        # A final Wait (unreachable after the last pod: R = 0) is Unschedulable behind the error.
+        status = Status(Code.UNSCHEDULABLE, status.reasons, status.plugin, POD_GROUP_IS_UNSCHEDULABLE)
+    result.status = status
     result.pod_results.extend((pod, None) for pod in queued[evaluated:])
     return result
 
@@ -139,10 +157,13 @@ def schedule_pod_group(
     with state.tentative() as attempt:
         result = run_default_algorithm(fwk, group, queued, scheduled_count, state, view)
         if result.status.is_success() and not result.any_scheduled:
-            # RunRootSchedulingAlgorithm: success requires at least one newly placed pod.
-            result.status = Status(Code.UNSCHEDULABLE, (NO_PODS_WERE_SCHEDULABLE,))
+            # runRootSchedulingAlgorithm: success requires a newly placed pod; otherwise the
+            # status is Unschedulable with the bare error and no reason (v1.37.0 text).
+            result.status = Status(Code.UNSCHEDULABLE, err=POD_GROUP_IS_UNSCHEDULABLE)
         if result.status.is_success():
             attempt.keep()
         else:
             result.any_scheduled = False
+    # completePodGroupAlgorithmResult: never-evaluated pods get a copy of the status as it is now.
+    result.unevaluated_status = result.status
     return result

@@ -1,6 +1,8 @@
 """The PodGroup cycle: gang feasibility, all-or-nothing, messages, validation."""
 import pytest
 
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.scheduling.schedule_one import PodScheduleResult
 from podgroup_plan.scheduling.pod_group import schedule_pod_group, validate_pod_group
 
 from .fakes import framework, gang, node, pod, state
@@ -33,7 +35,9 @@ def test_stops_early_when_min_count_is_out_of_reach():
     # after two failures 0 scheduled + 2 remaining < 3: the last two pods are never tried
     assert [pr is None for _, pr in r.pod_results] == [False, False, True, True]
     assert r.status.message == "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
-    assert r.pod_message(None) == ("Unschedulable", "pod group is unschedulable, minCount (3) cannot be satisfied: 0 scheduled, 2 remaining")
+    # completePodGroupAlgorithmResult: a never-evaluated pod carries a copy of the group status,
+    # with no `pod group is unschedulable` in front (v1.37.0 schedule_one_podgroup.go)
+    assert r.pod_message(None) == ("Unschedulable", "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining")
 
 
 def test_min_count_met_by_part_of_the_pods():
@@ -47,10 +51,41 @@ def test_running_members_count_toward_min_count():
     assert r.status.is_success() and len(r.assignments) == 1
 
 
-def test_none_placed_when_min_count_already_met_is_no_pods_were_schedulable():
+def test_none_placed_when_min_count_already_met_is_the_bare_text():
+    # runRootSchedulingAlgorithm (v1.37.0): Unschedulable with errPodGroupUnschedulable and no
+    # reason; 1.38-dev's "no pods were schedulable" is not mirrored.
     running = [pod("r0", group="g", node_name="a")]
     s, r = run([node("a", cpu=1000)], gang("g", 1), [pod("p", group="g")], running)
-    assert r.status.message == "no pods were schedulable"
+    assert r.status.code == Code.UNSCHEDULABLE and r.status.reasons == ()
+    assert r.status.message == "pod group is unschedulable"
+    # the new pod did not fit: it keeps its own FitError
+    assert r.pod_message(r.pod_results[0][1]) == ("Unschedulable", "0/1 nodes are available: 1 Insufficient cpu.")
+
+
+def test_out_of_reach_before_any_pod_carries_the_error():
+    # podGroupSchedulingDefaultAlgorithm step 1: PlacementFeasible Unschedulable before any pod
+    # is wrapped in errPodGroupUnschedulable; no pod is tried.
+    s, r = run([node("a", cpu=8000)], gang("g", 3), [pod("p0", group="g"), pod("p1", group="g")])
+    assert r.status.message == "pod group is unschedulable, minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
+    assert [pr for _, pr in r.pod_results] == [None, None]
+    assert r.pod_message(None) == ("Unschedulable", r.status.message)
+
+
+def test_fitted_pod_of_a_group_whose_text_starts_with_the_error_gets_it_twice():
+    # submitPodGroupAlgorithmResult: a fitted pod's new status has the group's Message() as its
+    # reason and errPodGroupUnschedulable as its error, whatever the group text already says.
+    s, r = run([node("a", cpu=2000)], gang("g", 3), [pod(f"p{i}", group="g") for i in range(3)])
+    r.status = Status(Code.UNSCHEDULABLE, ("0/1 placements are available",), err="pod group is unschedulable")
+    assert r.pod_message(r.pod_results[0][1]) == (
+        "Unschedulable", "pod group is unschedulable, pod group is unschedulable, 0/1 placements are available")
+
+
+def test_group_error_keeps_a_pods_own_error():
+    s, r = run([node("a", cpu=2000)], gang("g", 2), [pod("p0", group="g"), pod("p1", group="g")])
+    own = PodScheduleResult(r.pod_results[0][0], None, Status(Code.ERROR, ("boom",)))
+    r.status = Status(Code.ERROR, ("failed to schedule other pod from a pod group: boom",))
+    assert r.pod_message(own) == ("SchedulerError", "boom")
+    assert r.pod_message(r.pod_results[1][1]) == ("SchedulerError", "failed to schedule other pod from a pod group: boom")
 
 
 def test_basic_policy_binds_what_fits():
