@@ -22,6 +22,15 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Seque
 
 import orjson
 import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 
 from podgroup_plan.errors import Problem
 
@@ -383,22 +392,208 @@ def _item_type(envelope: Mapping) -> tuple[str | None, str | None]:
 
 
 def _yaml_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
+    """The documents of a YAML stream: built straight from libyaml's events first (no node
+    tree, only the lines of the objects themselves, see `_EventBuilder`); a stream using a
+    feature that path leaves out is read again from the first document not yet given, through
+    PyYAML's node composer and constructor (`_node_documents`)."""
+    try:
+        yield from _event_documents(path, text, problems)
+    except _Unusual as e:
+        yield from _node_documents(path, text, problems, skip=e.documents_done)
+
+
+class _Unusual(Exception):
+    """A YAML feature the event builder leaves to PyYAML's constructor (merge keys, explicit
+    collection tags, complex keys, undefined aliases: errors are PyYAML's own this way)."""
+
+    def __init__(self, documents_done: int = 0):
+        self.documents_done = documents_done
+
+
+def _event_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     loader = _Loader(text)
     document = 0
     try:
-        while loader.check_node():
-            node = loader.get_node()
+        builder = _EventBuilder(loader)
+        get = loader.get_event
+        get()  # StreamStart
+        while type(get()) is DocumentStartEvent:
             document += 1
-            value = loader.construct(node, {})
+            root = get()
+            builder.anchors = {}  # anchors are local to their document
+            try:
+                value = builder.build(root)
+            except _Unusual:
+                raise _Unusual(document - 1) from None
+            get()  # DocumentEnd
             if value is None:  # empty document (only comments, or `---` twice)
                 continue
-            yield from _objects(value, path, document, node.start_mark.line + 1, (), node, problems)
+            item_lines, builder.item_lines = builder.item_lines, {}
+            yield from _objects(value, path, document, root.start_mark.line + 1, (), item_lines, problems)
     except yaml.MarkedYAMLError as e:
         problems.append(_yaml_problem(path, e))
     except yaml.YAMLError as e:  # pragma: no cover - libyaml errors are marked
         problems.append(Problem(path, f"invalid YAML: {e}"))
     finally:
         loader.dispose()
+
+
+_PLAIN_MEMO: dict[str, Any] = {}  # plain scalar text -> its value, for the immutable ones
+_NO_VALUE = object()
+
+
+class _EventBuilder:
+    """Builds one document's value from libyaml's events, as `_Loader.construct` would from
+    the composed nodes, but without creating a node (and its two marks) per scalar: the
+    happy path of a large YAML dump is about twice the parse time instead of three times.
+    Only the line of each object (the document root and the items of `List` envelopes) is
+    kept; a field's line is found by `FieldLines` when a problem needs it."""
+
+    def __init__(self, loader: _Loader):
+        self.loader = loader
+        self.get = loader.get_event
+        self.anchors: dict[str, Any] = {}
+        # id(items list of a List envelope) -> the line of each item
+        self.item_lines: dict[int, list[int]] = {}
+
+    def scalar(self, ev: ScalarEvent) -> Any:
+        tag = ev.tag
+        value = ev.value
+        if tag is None or tag == "!":
+            if not ev.implicit[0]:
+                return value  # quoted: a string
+            known = _PLAIN_MEMO.get(value, _NO_VALUE)
+            if known is not _NO_VALUE:
+                return known
+            tag = self.loader.resolve(yaml.ScalarNode, value, ev.implicit)
+            if tag == _STR or tag == _TIMESTAMP:
+                result: Any = value
+            elif tag == _INT and _PLAIN_INT.fullmatch(value):
+                result = int(value)
+            elif tag == _NULL:
+                result = None
+            elif tag == _BOOL:
+                result = self.loader.bool_values[value.lower()]
+            else:
+                return self._construct(tag, ev)
+            if len(_PLAIN_MEMO) > 100_000:
+                _PLAIN_MEMO.clear()
+            _PLAIN_MEMO[value] = result
+            return result
+        if tag == _STR or tag == _TIMESTAMP:
+            return value
+        return self._construct(tag, ev)
+
+    def _construct(self, tag: str, ev: ScalarEvent) -> Any:
+        # floats, !!binary, odd integer forms, unknown tags (PyYAML's error): its constructor
+        node = yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        finally:
+            self.loader.constructed_objects.clear()
+
+    def build(self, ev: Any) -> Any:
+        kind = type(ev)
+        if kind is ScalarEvent:
+            value = self.scalar(ev)
+        elif kind is MappingStartEvent:
+            if ev.tag not in (None, "!", _MAP):
+                raise _Unusual
+            value = {}
+            get, scalar, build, memo = self.get, self.scalar, self.build, _PLAIN_MEMO
+            while True:
+                key_ev = get()
+                key_kind = type(key_ev)
+                if key_kind is MappingEndEvent:
+                    break
+                if key_kind is not ScalarEvent:
+                    raise _Unusual  # complex or aliased key
+                # the usual key: a plain string seen before, with no tag or anchor
+                key = memo.get(key_ev.value, _NO_VALUE) if key_ev.implicit[0] else _NO_VALUE
+                if key is _NO_VALUE or key_ev.tag is not None or key_ev.anchor is not None:
+                    if key_ev.value == "<<" and key_ev.implicit[0] and key_ev.tag is None:
+                        raise _Unusual  # merge key
+                    key = scalar(key_ev)
+                value_ev = get()
+                if type(value_ev) is ScalarEvent and value_ev.tag is None and value_ev.anchor is None:
+                    text = value_ev.value
+                    if not value_ev.implicit[0]:
+                        value[key] = text  # quoted: a string
+                        continue
+                    known = memo.get(text, _NO_VALUE)
+                    value[key] = known if known is not _NO_VALUE else scalar(value_ev)
+                elif key == "items" and type(value_ev) is SequenceStartEvent:
+                    value[key] = self._sequence(value_ev, lines=True)
+                else:
+                    value[key] = build(value_ev)
+        elif kind is SequenceStartEvent:
+            value = self._sequence(ev, lines=False)
+        elif kind is AliasEvent:
+            try:
+                return self.anchors[ev.anchor]
+            except KeyError:
+                raise _Unusual from None
+        else:  # pragma: no cover - the parser sends nothing else inside a document
+            raise _Unusual
+        if ev.anchor is not None:
+            self.anchors[ev.anchor] = value
+        return value
+
+    def _sequence(self, ev: SequenceStartEvent, lines: bool) -> list:
+        if ev.tag not in (None, "!", _SEQ):
+            raise _Unusual
+        out: list = []
+        if ev.anchor is not None:  # an alias inside may refer to the list itself
+            self.anchors[ev.anchor] = out
+        at: list[int] = []
+        get, build = self.get, self.build
+        while True:
+            item = get()
+            if type(item) is SequenceEndEvent:
+                break
+            if lines:
+                at.append(item.start_mark.line + 1)
+            out.append(build(item))
+        if lines:
+            self.item_lines[id(out)] = at
+        return out
+
+
+def _node_documents(path: str, text: str, problems: list[Problem], skip: int = 0) -> Iterator[Document]:
+    """PyYAML's composer and constructor (`_Loader.construct`), from document `skip` + 1."""
+    loader = _Loader(text)
+    document = 0
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            document += 1
+            if document <= skip:
+                continue
+            memo: dict[int, Any] = {}
+            value = loader.construct(node, memo)
+            if value is None:  # empty document (only comments, or `---` twice)
+                continue
+            item_lines: dict[int, list[int]] = {}
+            _node_item_lines(node, memo, item_lines)
+            yield from _objects(value, path, document, node.start_mark.line + 1, (), item_lines, problems)
+    except yaml.MarkedYAMLError as e:
+        problems.append(_yaml_problem(path, e))
+    except yaml.YAMLError as e:  # pragma: no cover - libyaml errors are marked
+        problems.append(Problem(path, f"invalid YAML: {e}"))
+    finally:
+        loader.dispose()
+
+
+def _node_item_lines(node: yaml.Node, memo: dict[int, Any], out: dict[int, list[int]]) -> None:
+    """The lines of the items of every List envelope in a composed document, keyed as
+    `_EventBuilder.item_lines` keys them."""
+    if not isinstance(node, yaml.MappingNode):
+        return
+    for key, val in node.value:
+        if key.value == "items" and isinstance(val, yaml.SequenceNode) and id(val) in memo:
+            out[id(memo[id(val)])] = [item.start_mark.line + 1 for item in val.value]
+            for item in val.value:
+                _node_item_lines(item, memo, out)
 
 
 def _yaml_problem(path: str, e: yaml.MarkedYAMLError) -> Problem:
@@ -415,13 +610,14 @@ def _objects(
     document: int,
     line: int | None,
     items: tuple[int, ...],
-    node: yaml.Node | None,
+    item_lines: dict[int, list[int]] | None,
     problems: list[Problem],
     span: tuple[int, int, int] | None = None,
     first_item: int = 0,
 ) -> Iterator[Document]:
     """`value` as a Document, or its items if it is a List envelope (recursively).
-    `first_item` numbers the items when the first ones were already read."""
+    `first_item` numbers the items when the first ones were already read; `item_lines` gives
+    the line of each item of a List read from YAML (by `id` of its items list)."""
     if not isinstance(value, dict):
         got = "a list" if isinstance(value, list) else f"{type(value).__name__} {value!r}"
         problems.append(
@@ -438,24 +634,14 @@ def _objects(
         yield Document(value, path, document, line, items, span)
         return
     item_kind, item_api_version = _item_type(value)
-    item_nodes = _items_nodes(node)
+    lines = item_lines.get(id(value["items"])) if item_lines else None
     for i, item in enumerate(value["items"]):
         if item_kind and isinstance(item, dict):
             item.setdefault("kind", item_kind)
             if item_api_version is not None:
                 item.setdefault("apiVersion", item_api_version)
-        item_node = item_nodes[i] if item_nodes is not None else None
-        item_line = item_node.start_mark.line + 1 if item_node is not None else None
-        yield from _objects(item, path, document, item_line, items + (first_item + i,), item_node, problems, span)
-
-
-def _items_nodes(node: yaml.Node | None) -> list[yaml.Node] | None:
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for key, val in node.value:
-        if key.value == "items" and isinstance(val, yaml.SequenceNode):
-            return val.value
-    return None
+        item_line = lines[i] if lines is not None and i < len(lines) else None
+        yield from _objects(item, path, document, item_line, items + (first_item + i,), item_lines, problems, span)
 
 
 # --- JSON paths and their lines (only when reporting a problem) --------------------------------

@@ -1,0 +1,90 @@
+"""The YAML fast path (objects built from libyaml's events) against PyYAML's node composer.
+
+`files._yaml_documents` builds each document straight from the parser's events and keeps only
+the lines of the objects; anything unusual (merge keys, explicit collection tags, complex keys,
+undefined aliases) sends the rest of the file through PyYAML's composer and constructor
+(`_node_documents`). Both must give the same documents, lines and problems.
+"""
+from __future__ import annotations
+
+import string
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from podgroup_plan.loading import files
+
+
+def _both(text: str):
+    out = []
+    for reader in (files._yaml_documents, files._node_documents):
+        problems: list = []
+        docs = [(d.obj, d.document, d.line, d.items) for d in reader("f.yaml", text, problems)]
+        out.append((docs, [str(p) for p in problems]))
+    return out
+
+
+def _used_fast_path(text: str) -> bool:
+    try:
+        list(files._event_documents("f.yaml", text, []))
+    except files._Unusual:
+        return False
+    return True
+
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(string.ascii_letters + string.digits + " :-_./#'\"{}[]&*!|>%@`,?", max_size=12),
+    st.sampled_from(["yes", "No", "on", "~", "null", "017", "0x1F", "1_000", "2025-01-01",
+                     "2025-01-01T00:00:00Z", "1e3", ".inf", "-.NaN", "=", "<<"]),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.text(string.ascii_lowercase + "-./", min_size=1, max_size=8), inner, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(values, min_size=1, max_size=3), st.sampled_from([False, True, None]))
+def test_event_and_node_paths_agree_on_any_dumped_stream(docs, flow):
+    text = yaml.safe_dump_all(docs, default_flow_style=flow)
+    fast, slow = _both(text)
+    assert fast == slow
+
+
+@pytest.mark.parametrize(
+    "text, fast",
+    [
+        ("apiVersion: v1\nkind: List\nitems:\n- {kind: A, apiVersion: v1}\n-   kind: B\n    apiVersion: v1\n", True),
+        ("a: &x {b: 1}\nc: *x\nd: &y 3\ne: *y\n", True),
+        ("a: !!float 1\nb: !!binary aGk=\nc: 0o17\nd: !!str 12\ne: !!timestamp 2025-01-01\n", True),
+        ("a:\n  <<: {b: 1}\n  c: 2\n", False),
+        ("a: !!set {x, y}\n", False),
+        ("? [a, b]\n: c\n", False),
+        ("a: 1\n---\nb: *nowhere\n", False),
+        ("a: &x 1\n---\nb: *x\n", False),  # anchors do not cross documents
+        ("a: !custom 1\n", True),  # PyYAML's own constructor error, with its line
+        ("a: 1\n---\nb: [1\n", True),  # a syntax error keeps the documents before it
+        ("---\n---\nkind: X\n", True),
+    ],
+)
+def test_unusual_features_fall_back_with_the_same_result(text, fast):
+    assert _used_fast_path(text) is fast
+    fast_result, slow_result = _both(text)
+    assert fast_result == slow_result
+
+
+def test_fallback_resumes_after_the_documents_already_given():
+    text = "apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\nm:\n  <<: {x: 1}\n"
+    problems: list = []
+    docs = list(files._yaml_documents("f.yaml", text, problems))
+    assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4)]
+    assert docs[1].obj["m"] == {"x": 1}
+    assert problems == []
