@@ -51,8 +51,8 @@ UNNAMED_CONFIG = "<config>"
 
 # The progress bar appears only if the plan is still running after this many seconds.
 PROGRESS_DELAY = 0.5
-# Width of table output when it does not go to a terminal (a file, a pipe, a CI log).
-DEFAULT_WIDTH = 100
+# Width of table output when neither COLUMNS nor a terminal says (contract.md).
+DEFAULT_WIDTH = 80
 
 
 class Output(str, Enum):
@@ -119,6 +119,11 @@ def _root(
 
 # --- commands -----------------------------------------------------------------------------------
 
+class PodsShown(str, Enum):
+    pending = "pending"
+    all = "all"
+
+
 @app.command()
 def simulate(
     paths: PathsArg,
@@ -133,6 +138,10 @@ def simulate(
         metavar="unschedulable|waiting|preemption",
         help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
              "or evicts a pod. Repeatable.")] = None,
+    pods: Annotated[PodsShown, typer.Option(
+        "--pods", case_sensitive=False, metavar="pending|all",
+        help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
+             "or every pod (all). JSON and YAML always list every pod.")] = PodsShown.pending,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
@@ -140,11 +149,23 @@ def simulate(
     with _input_errors():
         cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
         result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
-    _emit_result(result, output, output_file)
+    _emit_result(result, output, output_file, pods.value,
+                 configuration_label(scheduler_config, cluster))
     held = fail_conditions(result, fail_on or [])
     for line in held:
         typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
     raise typer.Exit(EXIT_CONDITION if held else EXIT_OK)
+
+
+def configuration_label(config_file: Path | None, cluster: ClusterInput) -> str:
+    """How the table's header names the configuration the plan used (the flag wins over one
+    found among the manifests; neither: upstream's default profile)."""
+    if config_file is not None:
+        return str(config_file)
+    if cluster.scheduler_config is not None:
+        return f"{cluster.scheduler_config_source or 'a KubeSchedulerConfiguration'} " \
+               "(found among the manifests)"
+    return "built-in default"
 
 
 @app.command()
@@ -431,29 +452,33 @@ def fail_conditions(result: PlanResult, fail_on: list[FailOn] | list[str]) -> li
 
 # --- output -------------------------------------------------------------------------------------
 
-def _table_width() -> int:
-    try:
-        return max(40, int(os.environ.get("COLUMNS", "")))
-    except ValueError:
-        return DEFAULT_WIDTH
+def table_width() -> int:
+    """The contract's width for `-o table`: COLUMNS when set (also when the output is
+    redirected), else the terminal's, else 80."""
+    import shutil
+
+    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns or DEFAULT_WIDTH
 
 
 def _to_terminal(output_file: Path | None) -> bool:
     return output_file is None and sys.stdout.isatty()
 
 
-def _emit_result(result: PlanResult, output: Output, output_file: Path | None) -> None:
+def _emit_result(result: PlanResult, output: Output, output_file: Path | None,
+                 pods: str = "pending", configuration: str | None = None) -> None:
     if output is Output.table and _to_terminal(output_file):
         from rich.console import Console
 
         from podgroup_plan.render.table import print_result
 
-        print_result(result, Console(highlight=False))
+        print_result(result, Console(highlight=False, width=table_width()), pods=pods,
+                     configuration=configuration)
         return
-    _write(_render_result(result, output), output_file)
+    _write(_render_result(result, output, pods, configuration), output_file)
 
 
-def _render_result(result: PlanResult, output: Output) -> str:
+def _render_result(result: PlanResult, output: Output, pods: str = "pending",
+                   configuration: str | None = None) -> str:
     if output is Output.json:
         from podgroup_plan.render.json_yaml import render_json
         return render_json(result.to_dict())
@@ -462,12 +487,12 @@ def _render_result(result: PlanResult, output: Output) -> str:
         return render_yaml(result.to_dict())
     if output is Output.markdown:
         from podgroup_plan.render.markdown import render_markdown
-        return render_markdown(result)
+        return render_markdown(result, pods=pods, configuration=configuration)
     if output is Output.junit:
         from podgroup_plan.render.junit import render_junit
         return render_junit(result)
     from podgroup_plan.render.table import render_table
-    return render_table(result, width=_table_width())
+    return render_table(result, width=table_width(), pods=pods, configuration=configuration)
 
 
 def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
@@ -481,15 +506,14 @@ def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
     elif _to_terminal(output_file):
         from rich.console import Console
 
-        from podgroup_plan.render.diff_table import renderables
-        from podgroup_plan.render.table import print_parts
+        from podgroup_plan.render.diff_table import print_diff
 
-        print_parts(renderables(document, label_a, label_b), Console(highlight=False))
+        print_diff(document, Console(highlight=False, width=table_width()), label_a, label_b)
         return
     else:
         from podgroup_plan.render.diff_table import render_diff_table
         text = render_diff_table(document, label_a=label_a, label_b=label_b,
-                                 width=_table_width())
+                                 width=table_width())
     _write(text, output_file)
 
 

@@ -208,6 +208,8 @@ class Recorder:
                 f"preemption was not tried for {failed} unschedulable pod(s) (preemption is not "
                 "implemented yet): nothing was evicted, and messages carry no 'preemption:' part"
             )
+        if self.cluster.ignored_kinds:
+            notes.add(ignored_kinds_note(self.cluster.ignored_kinds))
         for name, fwk in frameworks.items():
             out_of_scope = describe_not_applied(fwk.profile)
             # enabled plugins whose implementation does not exist yet (placement, preemption)
@@ -218,3 +220,10 @@ class Recorder:
             if not_yet:
                 notes.add(f"profile {name}: not implemented yet, not applied: {', '.join(not_yet)}")
         return sorted(notes)
+
+
+def ignored_kinds_note(kinds: Mapping[str, int]) -> str:
+    """`input kinds not planned (ignored): ConfigMap (2), Deployment (1)`: what the input held
+    that the planner does not read, by kind (the notes name kinds, never files)."""
+    listed = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items()))
+    return f"input kinds not planned (ignored): {listed}"

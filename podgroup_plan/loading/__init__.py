@@ -188,6 +188,7 @@ def summarize(ci: ClusterInput) -> list[str]:
         f"Pod: {len(ci.pods)} ({running} running, {len(ci.pods) - running} pending)",
     ]
     counts = [
+        ("Namespace", ci.namespace_objects, ""),
         ("PriorityClass", len(ci.priority_classes), ""),
         ("PodDisruptionBudget", len(ci.pod_disruption_budgets), ""),
         ("Workload", len(ci.workloads), ""),
@@ -200,5 +201,5 @@ def summarize(ci: ClusterInput) -> list[str]:
     lines += [f"{kind}: {n}{extra}" for kind, n, extra in counts if n]
     if ci.ignored_kinds:
         kinds = ", ".join(f"{k} ({n})" for k, n in sorted(ci.ignored_kinds.items()))
-        lines.append(f"not planned (ignored): {kinds}")
+        lines.append(f"input kinds not planned (ignored): {kinds}")
     return lines

@@ -100,6 +100,7 @@ class Decoded:
                 (s for _, s in self.spread_selectors), key=lambda s: (s.namespace, s.name, s.kind)
             )),
             namespaces={k: namespaces[k] for k in sorted(namespaces)},
+            namespace_objects=len({name for _, name, _ in self.namespaces}),
             scheduler_config=scheduler_config,
             scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},

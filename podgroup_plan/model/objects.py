@@ -326,6 +326,9 @@ class ClusterInput:
     composite_pod_groups: tuple[CompositePodGroup, ...] = ()
     spread_selectors: tuple[SpreadSelector, ...] = ()
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # name -> labels
+    # How many Namespace objects the input held (`namespaces` also has those only implied by
+    # the objects living in them); `validate` counts them.
+    namespace_objects: int = 0
     # The KubeSchedulerConfiguration document found among the manifests, as a plain dict
     # (already schema-checked); `--scheduler-config` wins over it.
     scheduler_config: Mapping | None = None

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rich.console import RenderableType
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 
+from podgroup_plan.render import layout
 from podgroup_plan.render.common import plural, ref
-from podgroup_plan.render.table import new_table, notes_block, render_text, status_text
+from podgroup_plan.render.layout import Column, natural_ref_key
+from podgroup_plan.render.table import DEFAULT_WIDTH, notes_lines, status_text
 
 # A pod that one plan does not list was running in the input and that plan did not evict it
 # (pods[] lists every pending pod and every evicted one).
@@ -58,40 +59,34 @@ def _side(status: str | None, where: str | None) -> Text:
     return text
 
 
-def summary_table(doc: Mapping[str, Any], label_a: str, label_b: str) -> Table:
+def summary_table(doc: Mapping[str, Any], width: int) -> list[Text]:
     sa, sb = doc["a"]["summary"], doc["b"]["summary"]
-    t = new_table("Summary")
-    t.add_column("")
-    t.add_column("A", justify="right")
-    t.add_column("B", justify="right")
-    t.add_column("B − A", justify="right")
+    t = layout.Table("Summary", [Column(""), Column("A", justify="right"),
+                                 Column("B", justify="right"), Column("B − A", justify="right")])
     t.add_row("Feasible", "yes" if doc["a"]["feasible"] else "no",
               "yes" if doc["b"]["feasible"] else "no", "")
     for key, label in SUMMARY_ROWS:
         t.add_row(label, str(sa[key]), str(sb[key]), _delta(sa[key], sb[key]))
-    return t
+    return t.lines(width)
 
 
-def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column: str) -> Table:
-    t = new_table(title)
-    t.add_column(column, overflow="fold")
-    t.add_column("A", overflow="fold")
-    t.add_column("B", overflow="fold")
-    for row in rows:
-        t.add_row(Text(ref(row["namespace"], row["name"])),
+def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column: str,
+                  width: int) -> list[Text]:
+    t = layout.Table(title, [Column(column, elide=True), Column("A"), Column("B")])
+    for row in sorted(rows, key=lambda r: natural_ref_key(r["namespace"], r["name"])):
+        t.add_row(ref(row["namespace"], row["name"]),
                   _side(row["a"]["status"], row["a"][where]),
                   _side(row["b"]["status"], row["b"][where]))
-    return t
+    return t.lines(width)
 
 
-def victims_table(doc: Mapping[str, Any]) -> Table:
-    t = new_table("Victims evicted by one plan only")
-    t.add_column("Pod", overflow="fold")
-    t.add_column("Evicted by")
+def victims_table(doc: Mapping[str, Any], width: int) -> list[Text]:
+    t = layout.Table("Victims evicted by one plan only", [Column("Pod", elide=True),
+                                                          Column("Evicted by")])
     for side, key in (("A only", "onlyA"), ("B only", "onlyB")):
-        for v in doc["victims"][key]:
-            t.add_row(Text(ref(v["namespace"], v["name"])), side)
-    return t
+        for v in sorted(doc["victims"][key], key=lambda r: natural_ref_key(r["namespace"], r["name"])):
+            t.add_row(ref(v["namespace"], v["name"]), side)
+    return t.lines(width)
 
 
 def split_notes(doc: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
@@ -103,26 +98,33 @@ def split_notes(doc: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
         ("B only", [n for n in b if n not in a])) if notes]
 
 
-def renderables(doc: Mapping[str, Any], label_a: str, label_b: str) -> list[RenderableType]:
-    head = Text(headline(doc), style="bold green" if doc["identical"] else "bold yellow")
-    head.append(f"\n  A: {label_a}\n  B: {label_b}", style="")
-    parts: list[RenderableType] = [head, summary_table(doc, label_a, label_b)]
+def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int) -> list[list[Text]]:
+    head = layout.wrap(Text(headline(doc), style="bold green" if doc["identical"] else "bold yellow"),
+                       width)
+    head += layout.wrap(Text(f"A: {label_a}"), width, 2, 2)
+    head += layout.wrap(Text(f"B: {label_b}"), width, 2, 2)
+    parts = [head, summary_table(doc, width)]
     if doc["podGroups"]:
         parts.append(changes_table("PodGroups that differ (status, placement)", doc["podGroups"],
-                                   "placement", "PodGroup"))
+                                   "placement", "PodGroup", width))
     if doc.get("compositePodGroups"):
         parts.append(changes_table("CompositePodGroups that differ (status, placement)",
-                                   doc["compositePodGroups"], "placement", "CompositePodGroup"))
+                                   doc["compositePodGroups"], "placement", "CompositePodGroup",
+                                   width))
     if doc["pods"]:
-        parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod"))
+        parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod",
+                                   width))
     if doc["victims"]["onlyA"] or doc["victims"]["onlyB"]:
-        parts.append(victims_table(doc))
+        parts.append(victims_table(doc, width))
     for side, notes in split_notes(doc):
-        parts.append(notes_block(notes, f"Notes, {side} (what the plan did not apply)"))
+        parts.append(notes_lines(notes, width, f"Notes, {side} (what the plan did not apply)"))
     return parts
 
 
-def render_diff_table(doc: Mapping[str, Any], *, label_a: str = "A", label_b: str = "B",
-                      width: int = 100, color: bool = False) -> str:
-    return render_text(renderables(doc, label_a, label_b), width=width, color=color)
+def print_diff(doc: Mapping[str, Any], console: Console, label_a: str, label_b: str) -> None:
+    layout.render_lines(blocks(doc, label_a, label_b, console.width), console=console)
 
+
+def render_diff_table(doc: Mapping[str, Any], *, label_a: str = "A", label_b: str = "B",
+                      width: int = DEFAULT_WIDTH, color: bool = False) -> str:
+    return layout.render_lines(blocks(doc, label_a, label_b, width), color=color)

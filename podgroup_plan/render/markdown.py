@@ -12,9 +12,15 @@ from typing import Iterable, Sequence
 from podgroup_plan import KUBERNETES_VERSION
 from podgroup_plan.render import common
 from podgroup_plan.render.common import DASH, ref
-from podgroup_plan.result import SCHEDULED, PlanResult
+from podgroup_plan.render.layout import natural_ref_key
+from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult
 
 MAX_ROWS = 100
+
+
+def by_name(items) -> list:
+    """Rows in the tables' natural order (`job-2` before `job-10`)."""
+    return sorted(items, key=lambda x: natural_ref_key(x.namespace, x.name))
 
 
 def cell(value: object) -> str:
@@ -41,14 +47,20 @@ def status(value: str | None) -> str:
     return f"**{value}**" if value and value != SCHEDULED else (value or DASH)
 
 
-def heading(result: PlanResult) -> list[str]:
+def heading(result: PlanResult, configuration: str | None = None) -> list[str]:
     mark = "✅" if result.feasible else "❌"
     word = "feasible" if result.feasible else "not feasible"
     lines = [f"## {mark} podgroup-plan: {word}", "", common.verdict(result), ""]
     lines += [f"- {line}" for line in common.headline_lines(result)]
     profiles = ", ".join(result.scheduler_names) or "default-scheduler"
-    lines += ["", f"_kube-scheduler {KUBERNETES_VERSION} · profile(s): {profiles} · "
-                  f"{common.plural(result.summary.nodes, 'node')}_"]
+    about = [f"kube-scheduler {KUBERNETES_VERSION}",
+             f"configuration: {cell(configuration or 'built-in default')} (profile(s): {profiles})",
+             common.plural(result.summary.nodes, 'node')]
+    gates = getattr(result, "feature_gates", None)
+    if gates:
+        about.append("feature gates that differ from upstream's defaults: " + ", ".join(
+            f"{k}={'true' if v else 'false'}" for k, v in sorted(gates.items())))
+    lines += ["", "_" + " · ".join(about) + "_"]
     return lines
 
 
@@ -57,23 +69,30 @@ def summary(result: PlanResult) -> list[str]:
                                        align="lrrrr")
 
 
+def condition_cell(group: PodGroupResult) -> str:
+    """`PodGroupInitiallyScheduled=False (Unschedulable)`, one per condition."""
+    return "<br>".join(cell(f"{c.type}={c.status}" + (f" ({c.reason})" if c.reason else ""))
+                       for c in group.conditions) or DASH
+
+
 def pod_groups(result: PlanResult) -> list[str]:
     members = common.group_members(result)
-    groups, more = common.shorten(list(result.pod_groups), MAX_ROWS, MAX_ROWS, "PodGroup")
+    groups, more = common.shorten(by_name(result.pod_groups), MAX_ROWS, MAX_ROWS, "PodGroup")
     rows = []
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        rows.append([code(ref(g.namespace, g.name)), common.policy_text(g.policy, g.min_count),
-                     status(g.status), common.running_text(g),
+        rows.append([code(ref(g.namespace, g.name)), g.policy, status(g.status),
+                     f"{g.scheduled_pods}/{g.min_count}", condition_cell(g),
                      cell(common.outcome_text(g, mine))])
     lines = ["### PodGroups", ""] + table(
-        ["PodGroup", "Policy", "Status", "Running", "Landed on / why not"], rows, align="lllrl")
+        ["PodGroup", "Policy", "Status", "Scheduled/min", "Condition", "Landed on / why not"],
+        rows, align="lllrll")
     return lines + (["", f"_{more}_"] if more else [])
 
 
 def composites(result: PlanResult) -> list[str]:
     rows = []
-    for c in result.composite_pod_groups:
+    for c in by_name(result.composite_pod_groups):
         policy = common.policy_text(c.policy, c.min_group_count, " groups")
         rows.append([code(ref(c.namespace, c.name)), cell(c.parent), policy, status(c.status),
                      cell(common.composite_outcome(c))])
@@ -81,26 +100,28 @@ def composites(result: PlanResult) -> list[str]:
         ["CompositePodGroup", "Parent", "Policy", "Status", "Landed on / why not"], rows)
 
 
-def unscheduled_pods(result: PlanResult) -> list[str]:
-    pods = [p for p in common.pending_pods(result) if p.status != SCHEDULED]
-    lines = ["### Pods that did not schedule", ""]
-    if not pods:
+def unscheduled_pods(result: PlanResult, pods: str = "pending") -> list[str]:
+    """The pods that did not end Scheduled (`pods="all"`: every pod) with their messages."""
+    listed = [p for p in by_name(result.pods) if pods == "all" or p.status != SCHEDULED]
+    title = "### Pods" if pods == "all" else "### Pods that did not schedule"
+    lines = [title, ""]
+    if not listed:
         return lines + ["Every pending pod was scheduled." if common.pending_pods(result)
                         else "No pending pods."]
-    shown = pods[:MAX_ROWS]
+    shown = listed[:MAX_ROWS]
     evicted_by = common.preemptors(result)
-    rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status),
+    rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status), cell(p.node),
              cell(p.nominated_node), cell(common.pod_detail(p, evicted_by))] for p in shown]
-    lines += table(["Pod", "PodGroup", "Status", "Nominated node", "Message"], rows)
-    if len(pods) > len(shown):
-        lines += ["", f"_{len(pods) - len(shown)} more not listed; `-o json` lists every one._"]
+    lines += table(["Pod", "PodGroup", "Status", "Node", "Nominated node", "Message"], rows)
+    if len(listed) > len(shown):
+        lines += ["", f"_{len(listed) - len(shown)} more not listed; `-o json` lists every one._"]
     return lines
 
 
 def victims(result: PlanResult) -> list[str]:
     rows = [[code(ref(v.namespace, v.name)), cell(v.node), cell(v.pod_group), v.priority,
              f"{v.preemptor.kind} `{cell(ref(v.preemptor.namespace, v.preemptor.name))}`"]
-            for v in result.victims[:MAX_ROWS]]
+            for v in by_name(result.victims)[:MAX_ROWS]]
     lines = ["### Victims (running pods the plan evicts)", ""] + table(
         ["Pod", "Node", "PodGroup", "Priority", "Preempted by"], rows, align="lllrl")
     if len(result.victims) > MAX_ROWS:
@@ -112,13 +133,14 @@ def notes(items: Sequence[str], title: str = "Notes (what the plan did not apply
     return [f"### {title}", ""] + [f"- {cell(n)}" for n in items]
 
 
-def render_markdown(result: PlanResult) -> str:
-    sections = [heading(result), summary(result)]
+def render_markdown(result: PlanResult, *, pods: str = "pending",
+                    configuration: str | None = None) -> str:
+    sections = [heading(result, configuration), summary(result)]
     if result.pod_groups:
         sections.append(pod_groups(result))
     if result.composite_pod_groups:
         sections.append(composites(result))
-    sections.append(unscheduled_pods(result))
+    sections.append(unscheduled_pods(result, pods))
     if result.victims:
         sections.append(victims(result))
     if result.notes:

@@ -1,28 +1,38 @@
 """The `simulate -o table` rendering: what a person reads in a terminal or a CI log.
 
-One rich table per concern (summary, pod groups, composite groups, pods, victims, notes), under a
-headline that says in words what happened. Colour only when the console is a terminal; every
-message is shown in full, wrapped, never cut.
+The page is a list of sections (`SECTIONS`), each a function from a `View` to lines: the header
+(tool, configuration, gates that differ from upstream's defaults, the verdict in words), the
+summary, every PodGroup with its condition and where it landed or why not, the CompositePodGroups,
+the pods (by default only those that did not end Scheduled; `--pods all` lists every one), why
+they did not schedule, the victims and the notes. Lines are laid out by `render.layout` to fit
+the width (docs/result.md, "Tables"); colour only when printing to a terminal.
+
+To add lines under a PodGroup (placements, owners, ...), add a function to `GROUP_DETAILS`; to
+add a section, add a function to `SECTIONS`. Rows are in natural order (`job-2` before `job-10`).
 """
 from __future__ import annotations
 
-import io
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
-from rich import box
-from rich.console import Console, Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 
 from podgroup_plan import KUBERNETES_VERSION
-from podgroup_plan.render import common
+from podgroup_plan.render import common, layout
 from podgroup_plan.render.common import DASH, ref
-from podgroup_plan.result import SCHEDULED, PlanResult
+from podgroup_plan.render.layout import Column, natural_ref_key
+from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult, PodResult
 
-# Above this many pods the pod table lists only those that did not schedule.
-MAX_POD_ROWS = 200
-# At most this many rows of pods (or groups) that did not schedule; -o json has them all.
+# Width when nothing says otherwise (contract: COLUMNS, else the terminal's, else 80).
+DEFAULT_WIDTH = 80
+# At most this many rows of pods (or groups); -o json has them all.
 MAX_LISTED = 1000
+# `--pods`: which pods the table lists.
+PODS_PENDING = "pending"
+PODS_ALL = "all"
+# Kept for callers that still pass a row limit: above it only the pods that did not schedule.
+MAX_POD_ROWS = MAX_LISTED
 
 STATUS_STYLE = {
     "Scheduled": "green",
@@ -32,7 +42,19 @@ STATUS_STYLE = {
     "Waiting": "yellow",
     "Preempted": "magenta",
     "Ignored": "dim",
+    "True": "green",
+    "False": "red",
 }
+
+
+@dataclass(frozen=True)
+class View:
+    """What a section needs: the plan, the width, and what the user asked to see."""
+    result: PlanResult
+    width: int = DEFAULT_WIDTH
+    pods: str = PODS_PENDING
+    # The configuration used, as the header names it (a file, or the built-in default).
+    configuration: str | None = None
 
 
 def status_text(status: str | None) -> Text:
@@ -45,190 +67,219 @@ def _cell(value: str | None) -> Text:
     return Text(value) if value else Text(DASH, style="dim")
 
 
-def new_table(title: str, caption: str | None = None) -> Table:
-    """A borderless table under a bold title."""
-    return Table(
-        title=title,
-        title_justify="left",
-        title_style="bold",
-        caption=caption,
-        caption_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
-        min_width=len(title),
-    )
+def by_name(items: Sequence) -> list:
+    """Objects with `namespace` and `name`, in the tables' natural order."""
+    return sorted(items, key=lambda x: natural_ref_key(x.namespace, x.name))
 
 
-def header(result: PlanResult) -> RenderableType:
+# --- header -------------------------------------------------------------------------------------
+
+def gate_text(gates: dict[str, bool] | None) -> str | None:
+    """`A=true, B=false` for the gates that differ from upstream's defaults (the result's
+    `featureGates`, which lists exactly those)."""
+    if not gates:
+        return None
+    return ", ".join(f"{name}={'true' if on else 'false'}" for name, on in sorted(gates.items()))
+
+
+def header(view: View) -> list[Text]:
+    result = view.result
     profiles = ", ".join(result.scheduler_names) or "default-scheduler"
-    about = Text(f"podgroup-plan · kube-scheduler {KUBERNETES_VERSION} · profile(s): {profiles} · "
-                 f"{common.plural(result.summary.nodes, 'node')}", style="dim")
+    lines = layout.paragraph(
+        f"podgroup-plan · kube-scheduler {KUBERNETES_VERSION} · "
+        f"{common.plural(result.summary.nodes, 'node')}", view.width, "dim")
+    configuration = view.configuration or "built-in default"
+    noun = "profiles" if len(result.scheduler_names) > 1 else "profile"
+    lines += layout.wrap(Text(f"configuration: {configuration} ({noun} {profiles})", style="dim"),
+                         view.width, 0, 2)
+    # featureGates is the result's field for the gates that differ from upstream (contract.md).
+    gates = gate_text(getattr(result, "feature_gates", None))
+    if gates:
+        lines += layout.wrap(Text(f"feature gates that differ from kube-scheduler "
+                                  f"{KUBERNETES_VERSION}'s defaults: {gates}", style="dim"),
+                             view.width, 0, 2)
     verdict = Text(common.verdict(result), style="bold green" if result.feasible else "bold red")
-    return Group(about, bullets(verdict, [Text(line) for line in common.headline_lines(result)]))
+    lines += layout.wrap(verdict, view.width)
+    lines += layout.bullets(None, common.headline_lines(result), view.width)
+    return lines
 
 
-def summary_table(result: PlanResult) -> Table:
-    t = new_table("Summary")
-    t.add_column("")
-    for name in common.SUMMARY_COLUMNS:
-        t.add_column(name, justify="right")
-    for label, *counts in common.summary_rows(result):
+def summary(view: View) -> list[Text]:
+    t = layout.Table("Summary", [Column("")] +
+                     [Column(name, justify="right") for name in common.SUMMARY_COLUMNS])
+    for label, *counts in common.summary_rows(view.result):
         t.add_row(label, *(str(n) for n in counts))
-    return t
+    return t.lines(view.width)
 
 
-def _with_detail(name: str, detail: str | None) -> RenderableType:
-    """A name with its detail (where it landed, or why not) indented on the lines below: the
-    first column takes the width the short columns leave, so messages wrap but are never cut."""
-    if not detail or detail == DASH:
-        return Text(name, overflow="fold")
-    return Group(Text(name, overflow="fold"), Padding(Text(detail, overflow="fold"), (0, 0, 0, 2)))
+# --- PodGroups ----------------------------------------------------------------------------------
+
+def condition_lines(group: PodGroupResult, members: list[PodResult]) -> list[Text]:
+    """The group's status conditions (`PodGroupInitiallyScheduled=False (Unschedulable):
+    message`); for a group with none (Ignored, v1alpha1) that is not Scheduled, why not."""
+    lines = []
+    for c in group.conditions:
+        line = Text(f"{c.type}=")
+        line.append(c.status, style=STATUS_STYLE.get(c.status, ""))
+        line.append(f" ({c.reason})" if c.reason else "")
+        if c.message:
+            line.append(f": {c.message}")
+        lines.append(line)
+    if not group.conditions and group.status != SCHEDULED:
+        detail = common.group_detail(group, members)
+        if detail:
+            lines.append(Text(detail))
+    return lines
 
 
-def pod_groups_table(result: PlanResult) -> Table:
-    """Every PodGroup; under its name, where it landed or, if it did not, why."""
+def landed_lines(group: PodGroupResult, members: list[PodResult]) -> list[Text]:
+    """Where the group's pods run after the plan (or were evicted from)."""
+    if group.status not in (SCHEDULED, "Preempted"):
+        return []
+    text = common.landed_text(group, members, node_limit=8)
+    return [Text(line) for line in text.split("\n") if line and line != DASH]
+
+
+# Each function gives lines shown under a PodGroup's row, in this order.
+GroupDetail = Callable[[PodGroupResult, list[PodResult]], list[Text]]
+GROUP_DETAILS: list[GroupDetail] = [condition_lines, landed_lines]
+
+
+def scheduled_of_min(group: PodGroupResult) -> str:
+    """`6/8`: member pods running after the plan, of the gang's minCount."""
+    return f"{group.scheduled_pods}/{group.min_count}"
+
+
+def pod_groups(view: View) -> list[Text]:
+    """Every PodGroup: policy, status, scheduled/minCount; under it its condition and where it
+    landed (or why not)."""
+    result = view.result
+    if not result.pod_groups:
+        return []
     members = common.group_members(result)
-    groups, caption = common.shorten(list(result.pod_groups), MAX_LISTED, MAX_LISTED, "PodGroup")
-    t = new_table("PodGroups (where each landed, or why not)", caption)
-    t.add_column("PodGroup", ratio=1)
-    t.add_column("Policy", no_wrap=True)
-    t.add_column("Status", no_wrap=True)
-    t.add_column("Running", justify="right", no_wrap=True)
+    groups, caption = common.shorten(by_name(result.pod_groups), MAX_LISTED, MAX_LISTED, "PodGroup")
+    t = layout.Table("PodGroups", [Column("PodGroup", elide=True), Column("Policy"),
+                                   Column("Status"), Column("Scheduled/min", justify="right")],
+                     caption)
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        t.add_row(_with_detail(ref(g.namespace, g.name), common.outcome_text(g, mine, node_limit=3)),
-                  common.policy_text(g.policy, g.min_count), status_text(g.status),
-                  common.running_text(g))
-    return t
+        details = [line for detail in GROUP_DETAILS for line in detail(g, mine)]
+        t.add_row(ref(g.namespace, g.name), g.policy, status_text(g.status), scheduled_of_min(g),
+                  details=details)
+    return t.lines(view.width)
 
 
-def composite_table(result: PlanResult) -> Table:
-    t = new_table("CompositePodGroups (where each landed, or why not)")
-    t.add_column("CompositePodGroup", ratio=1)
-    t.add_column("Parent", overflow="fold")
-    t.add_column("Policy", no_wrap=True)
-    t.add_column("Status", no_wrap=True)
-    for c in result.composite_pod_groups:
+def composites(view: View) -> list[Text]:
+    result = view.result
+    if not result.composite_pod_groups:
+        return []
+    t = layout.Table("CompositePodGroups", [
+        Column("CompositePodGroup", elide=True), Column("Parent", elide=True), Column("Policy"),
+        Column("Status")])
+    for c in by_name(result.composite_pod_groups):
         policy = common.policy_text(c.policy, c.min_group_count, " groups")
-        t.add_row(_with_detail(ref(c.namespace, c.name), common.composite_outcome(c)),
-                  _cell(c.parent), policy, status_text(c.status))
-    return t
+        details = [common.composite_outcome(c)] if common.composite_outcome(c) != DASH else []
+        t.add_row(ref(c.namespace, c.name), _cell(c.parent), policy, status_text(c.status),
+                  details=[line for d in details for line in d.split("\n")])
+    return t.lines(view.width)
 
 
-def pods_table(result: PlanResult, max_rows: int = MAX_POD_ROWS) -> Table:
-    """Every reported pod and its node; past `max_rows` pods, only those that did not schedule.
-    Messages are listed under the table (`reasons_block`), where they have the full width."""
-    pods, caption = common.shorten(list(result.pods), max_rows, MAX_LISTED, "pod")
-    t = new_table("Pods", caption)
-    t.add_column("Pod", overflow="fold", no_wrap=True)
-    t.add_column("PodGroup", overflow="fold", no_wrap=True)
-    t.add_column("Status", no_wrap=True)
-    t.add_column("Node", overflow="fold")
-    nominated = any(p.nominated_node for p in pods)
-    if nominated:
-        t.add_column("Nominated", overflow="fold")
-    for p in pods:
-        row = [Text(ref(p.namespace, p.name)), _cell(p.pod_group), status_text(p.status), _cell(p.node)]
-        t.add_row(*row, *([_cell(p.nominated_node)] if nominated else []))
-    return t
+# --- pods ---------------------------------------------------------------------------------------
+
+def listed_pods(view: View) -> list[PodResult]:
+    pods = by_name(view.result.pods)
+    if view.pods == PODS_ALL:
+        return pods
+    return [p for p in pods if p.status != SCHEDULED]
 
 
-def bullets(title: str | Text, items: list[Text]) -> RenderableType:
-    """A titled bullet list; wrapped lines hang under their bullet's text."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    for item in items:
-        grid.add_row("  •", item)
-    return Group(title if isinstance(title, Text) else Text(title, style="bold"), grid)
+def pods(view: View) -> list[Text]:
+    """The pods that did not end Scheduled (`--pods all`: every pod), with their nodes."""
+    listed = listed_pods(view)
+    if not listed:
+        return []
+    caption = None
+    if len(listed) > MAX_LISTED:
+        caption = f"{len(listed) - MAX_LISTED} more not listed. -o json lists every pod."
+        listed = listed[:MAX_LISTED]
+    title = "Pods" if view.pods == PODS_ALL else "Pods that did not schedule"
+    nominated = any(p.nominated_node for p in listed)
+    with_node = any(p.node for p in listed)
+    columns = [Column("Pod", elide=True), Column("PodGroup", elide=True), Column("Status")]
+    columns += [Column("Node", fold=True)] if with_node else []
+    columns += [Column("Nominated", fold=True)] if nominated else []
+    t = layout.Table(title, columns, caption)
+    for p in listed:
+        row = [ref(p.namespace, p.name), _cell(p.pod_group), status_text(p.status)]
+        row += [_cell(p.node)] if with_node else []
+        row += [_cell(p.nominated_node)] if nominated else []
+        t.add_row(*row)
+    return t.lines(view.width)
 
 
-def _reason(head: Text, message: str | None) -> Text:
-    if message:
-        head.append("\n" + message)
-    return head
-
-
-def pod_reasons(result: PlanResult) -> list[Text]:
-    """Why pending pods did not schedule: one entry per distinct (status, message), naming
-    its pods, in the order of their first pod (a gang's pods mostly share one message)."""
+def pod_reasons(view: View) -> list[Text]:
+    """Why pending pods did not schedule: one entry per distinct (status, message), naming its
+    pods, in the order of their first pod (a gang's pods mostly share one message)."""
     by_reason: dict[tuple[str, str | None], list[str]] = {}
-    for p in common.pending_pods(result):
+    for p in by_name(common.pending_pods(view.result)):
         if p.status != SCHEDULED:
             by_reason.setdefault((p.status, common.pod_detail(p)), []).append(ref(p.namespace, p.name))
     items = []
-    for (status, message), pods in list(by_reason.items())[:MAX_LISTED]:
-        names = ", ".join(pods[:3] if len(pods) > 4 else pods)
-        if len(pods) > 4:
-            names += f", … +{len(pods) - 3} more"
-        head = status_text(status).append(f" · {common.plural(len(pods), 'pod')}: {names}",
+    for (status, message), names in list(by_reason.items())[:MAX_LISTED]:
+        shown = ", ".join(names[:3] if len(names) > 4 else names)
+        if len(names) > 4:
+            shown += f", … +{len(names) - 3} more"
+        head = status_text(status).append(f" · {common.plural(len(names), 'pod')}: {shown}",
                                           style="bold")
-        items.append(_reason(head, message))
-    return items
+        if message:
+            head.append("\n" + message)
+        items.append(head)
+    if not items:
+        return []
+    return layout.bullets("Why these pods did not schedule", items, view.width)
 
 
-def victims_table(result: PlanResult) -> Table:
-    t = new_table("Victims (running pods the plan evicts)")
-    t.add_column("Pod", overflow="fold", min_width=12)
-    t.add_column("Node", overflow="fold")
-    t.add_column("PodGroup", overflow="fold")
-    t.add_column("Priority", justify="right", no_wrap=True)
-    t.add_column("Preempted by", overflow="fold")
-    for v in result.victims:
+# --- victims and notes --------------------------------------------------------------------------
+
+def victims(view: View) -> list[Text]:
+    if not view.result.victims:
+        return []
+    t = layout.Table("Victims (running pods the plan evicts)", [
+        Column("Pod", elide=True), Column("Node"), Column("PodGroup", elide=True),
+        Column("Priority", justify="right"), Column("Preempted by", elide=True)])
+    for v in by_name(view.result.victims):
         p = v.preemptor
-        t.add_row(Text(ref(v.namespace, v.name)), Text(v.node), _cell(v.pod_group), str(v.priority),
-                  Text(f"{p.kind} {ref(p.namespace, p.name)}"))
-    return t
+        t.add_row(ref(v.namespace, v.name), v.node, _cell(v.pod_group), str(v.priority),
+                  f"{p.kind} {ref(p.namespace, p.name)}")
+    return t.lines(view.width)
 
 
-def notes_block(notes: tuple[str, ...] | list[str],
-                title: str = "Notes (what the plan did not apply)") -> RenderableType:
-    return bullets(title, [Text(n) for n in notes])
+def notes_lines(notes: Sequence[str], width: int,
+                title: str = "Notes (what the plan did not apply)") -> list[Text]:
+    return layout.bullets(title, notes, width) if notes else []
 
 
-def renderables(result: PlanResult, max_pod_rows: int = MAX_POD_ROWS) -> list[RenderableType]:
-    parts: list[RenderableType] = [header(result), summary_table(result)]
-    if result.pod_groups:
-        parts.append(pod_groups_table(result))
-    if result.composite_pod_groups:
-        parts.append(composite_table(result))
-    if result.pods:
-        parts.append(pods_table(result, max_pod_rows))
-    reasons = pod_reasons(result)
-    if reasons:
-        parts.append(bullets("Why these pods did not schedule", reasons))
-    if result.victims:
-        parts.append(victims_table(result))
-    if result.notes:
-        parts.append(notes_block(result.notes))
-    return parts
+def notes(view: View) -> list[Text]:
+    return notes_lines(view.result.notes, view.width)
 
 
-def print_parts(parts: list[RenderableType], console: Console) -> None:
-    """Print renderables one after another, a blank line between them."""
-    for i, part in enumerate(parts):
-        if i:
-            console.print()
-        console.print(part)
+Section = Callable[[View], list[Text]]
+SECTIONS: list[Section] = [header, summary, pod_groups, composites, pods, pod_reasons, victims,
+                           notes]
 
 
-def print_result(result: PlanResult, console: Console) -> None:
-    print_parts(renderables(result), console)
+def blocks(view: View) -> list[list[Text]]:
+    return [lines for section in SECTIONS if (lines := section(view))]
 
 
-def render_text(parts: list[RenderableType], *, width: int = 100, color: bool = False) -> str:
-    """Render to a string, e.g. for `--output-file` or tests. No colour codes unless asked."""
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
-                      color_system="standard" if color else None, highlight=False,
-                      emoji=False, legacy_windows=False)
-    print_parts(parts, console)
-    text = buffer.getvalue()
-    if not color:  # rich pads table cells; a file or a CI log is better without the padding
-        text = "\n".join(line.rstrip() for line in text.split("\n"))
-    return text
+def print_result(result: PlanResult, console: Console, *, pods: str = PODS_PENDING,
+                 configuration: str | None = None) -> None:
+    """Print on a terminal, in colour, at the console's width."""
+    view = View(result, console.width, pods, configuration)
+    layout.render_lines(blocks(view), console=console)
 
 
-def render_table(result: PlanResult, *, width: int = 100, color: bool = False) -> str:
-    return render_text(renderables(result), width=width, color=color)
+def render_table(result: PlanResult, *, width: int = DEFAULT_WIDTH, color: bool = False,
+                 pods: str = PODS_PENDING, configuration: str | None = None) -> str:
+    """The table as text (a file, a pipe, tests); colour codes only when `color`."""
+    return layout.render_lines(blocks(View(result, width, pods, configuration)), color=color)

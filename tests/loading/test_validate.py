@@ -429,7 +429,7 @@ def test_summarize(manifests):
         "PodGroup: 2 (1 implied by v1alpha1 workloadRef)",
         "Service: 1",
         "KubeSchedulerConfiguration: 1",
-        "not planned (ignored): Deployment (1), Workload.kueue.x-k8s.io (1)",
+        "input kinds not planned (ignored): Deployment (1), Workload.kueue.x-k8s.io (1)",
     ]
 
 

@@ -53,16 +53,18 @@ def test_every_table_is_well_formed():
 def test_groups_say_where_they_landed():
     rows = tables(section(render_markdown(sample_plans.mixed()), "PodGroups"))[0]
     by_name = {cells(r)[0]: cells(r) for r in rows[2:]}
-    assert by_name["`ml/train-a`"] == ["`ml/train-a`", "Gang ≥4", "Scheduled", "4/4",
+    assert by_name["`ml/train-a`"] == ["`ml/train-a`", "Gang", "Scheduled", "4/4",
+                                       "PodGroupInitiallyScheduled=True (Scheduled)",
                                        "rack-1 (topology.kubernetes.io/rack)<br>nodes: node-a ×2, node-b ×2"]
     assert by_name["`ml/train-b`"][2] == "**Unschedulable**"
-    assert by_name["`ml/train-b`"][4] == sample_plans.GANG_MSG
+    assert by_name["`ml/train-b`"][4] == "PodGroupInitiallyScheduled=False (Unschedulable)"
+    assert by_name["`ml/train-b`"][5] == sample_plans.GANG_MSG
 
 
 def test_pods_that_did_not_schedule_with_full_messages():
     part = section(render_markdown(sample_plans.mixed()), "Pods that did not schedule")
     rows = {cells(r)[0]: cells(r) for r in tables(part)[0][2:]}
-    assert set(rows) == {"`default/batch-x`", "`default/other-sched`", "`ml/infer-0`",
+    assert set(rows) == {"`default/batch-x`", "`default/low-1`", "`default/other-sched`", "`ml/infer-0`",
                          "`ml/infer-1`", "`ml/train-b-0`", "`ml/train-b-1`", "`ml/train-b-2`",
                          "`ml/train-b-3`"}
     assert rows["`default/batch-x`"][-1] == sample_plans.NODE_MSG
@@ -99,7 +101,9 @@ def test_deterministic():
 def test_feasible_with_evictions_says_so():
     text = render_markdown(sample_plans.preempted_group())
     assert "Feasible: every pending pod and PodGroup can be scheduled, by evicting 2 running pods." in text
-    assert "| `ml/old` | Gang ≥2 | **Preempted** | 0/2 | preempted by PodGroup ml/urgent<br>evicted from node-a, node-b |" in text
+    assert ("| `ml/old` | Gang | **Preempted** | 0/2 | PodGroupInitiallyScheduled=True (Scheduled)<br>"
+            "DisruptionTarget=True (PreemptionByScheduler) | preempted by PodGroup ml/urgent<br>"
+            "evicted from node-a, node-b |") in text
     assert "No pending pods." in render_markdown(sample_plans.empty())
 
 

@@ -5,10 +5,11 @@ import pytest
 
 import sample_plans
 from podgroup_plan.render import common
-from podgroup_plan.render.table import MAX_POD_ROWS, render_table
+from podgroup_plan.render.table import MAX_LISTED, render_table
 from podgroup_plan.result import PlanResult, PodResult, Summary
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+CONDITION_FALSE = "PodGroupInitiallyScheduled=False (Unschedulable): "
 
 
 def detail(text: str, row_start: str) -> str:
@@ -42,11 +43,11 @@ def test_feasible_headline():
 def test_each_group_says_where_it_landed_or_why_not():
     text = render_table(sample_plans.mixed())
     assert "\nml/train-a " in text and \
-        "\n  rack-1 (topology.kubernetes.io/rack)\n  nodes: node-a ×2, node-b ×2\n" in text
-    assert detail(text, "ml/train-b ") == sample_plans.GANG_MSG
+        "\n  PodGroupInitiallyScheduled=True (Scheduled)\n  rack-1 (topology.kubernetes.io/rack)\n  nodes: node-a ×2, node-b ×2\n" in text
+    assert detail(text, "ml/train-b ") == CONDITION_FALSE + sample_plans.GANG_MSG
     assert detail(text, "ml/infer ") == sample_plans.WAIT_MSG
     row = next(line for line in text.split("\n") if line.startswith("ml/train-b"))
-    assert "Gang ≥4" in row and "Unschedulable" in row and "0/4" in row
+    assert row.split() == ["ml/train-b", "Gang", "Unschedulable", "0/4"]
 
 
 @pytest.mark.parametrize("width", [100, 80, 60])
@@ -59,7 +60,7 @@ def test_unschedulable_messages_are_shown_in_full_wrapped(width):
     assert ("• Unschedulable · 4 pods: ml/train-b-0, ml/train-b-1, ml/train-b-2, ml/train-b-3 "
             + sample_plans.GANG_MSG) in flat
     assert "• Waiting · 2 pods: ml/infer-0, ml/infer-1 " + sample_plans.WAIT_MSG in flat
-    assert detail(text, "ml/train-b ") == sample_plans.GANG_MSG
+    assert detail(text, "ml/train-b ") == CONDITION_FALSE + sample_plans.GANG_MSG
 
 
 def test_long_names_stay_whole_at_80_columns():
@@ -71,7 +72,7 @@ def test_long_names_stay_whole_at_80_columns():
                    if g.name == "train-b" else g for g in base.pod_groups)
     text = render_table(replace(base, pod_groups=groups), width=80)
     assert any(line.startswith(long_name + " ") for line in text.split("\n"))
-    assert detail(text, long_name) == sample_plans.GANG_MSG
+    assert detail(text, long_name) == CONDITION_FALSE + sample_plans.GANG_MSG
 
 
 def test_victims_and_notes_are_listed():
@@ -103,16 +104,28 @@ def test_no_trailing_spaces_in_plain_text():
     assert all(line == line.rstrip() for line in text.split("\n"))
 
 
-def test_many_pods_list_only_those_that_did_not_schedule():
-    pods = tuple(PodResult("default", f"p-{i:04d}", None, "Scheduled", node="n1")
-                 for i in range(MAX_POD_ROWS + 5))
+def test_by_default_only_pods_that_did_not_schedule_are_listed():
+    pods = tuple(PodResult("default", f"p-{i}", None, "Scheduled", node="n1") for i in range(12))
     pods += (PodResult("default", "zz-stuck", None, "Unschedulable", reason="Unschedulable",
                        message="0/1 nodes are available: 1 Insufficient cpu."),)
     result = PlanResult(Summary(nodes=1, pods_scheduled=len(pods) - 1, pods_unschedulable=1), pods)
     text = render_table(result)
-    assert "default/zz-stuck" in text and "default/p-0000" not in text
-    assert f"{MAX_POD_ROWS + 5} scheduled pods not listed. -o json lists every pod." in " ".join(text.split())
-    assert f"{MAX_POD_ROWS + 5} of {MAX_POD_ROWS + 6} pending pods scheduled; 1 unschedulable" in text
+    assert "default/zz-stuck" in text and "default/p-0" not in text
+    assert "12 of 13 pending pods scheduled; 1 unschedulable" in text
+    every = render_table(result, pods="all")
+    rows = [line.split()[0] for line in every.split("\n") if line.startswith("default/")]
+    # natural order: p-2 before p-10
+    assert rows == [f"default/p-{i}" for i in range(12)] + ["default/zz-stuck"]
+    assert "gpu" not in every and every.count(" n1") == 12
+
+
+def test_pods_past_the_listing_limit_are_counted():
+    pods = tuple(PodResult("default", f"p-{i}", None, "Waiting", message="waiting")
+                 for i in range(MAX_LISTED + 3))
+    result = PlanResult(Summary(nodes=1, pods_waiting=len(pods)), pods)
+    text = render_table(result)
+    assert "3 more not listed. -o json lists every pod." in text
+    assert "default/p-1002" not in text.split("Why these")[0]
 
 
 def test_deterministic():
@@ -129,7 +142,9 @@ def test_headline_lines_pluralise():
 def test_preempted_group_says_who_evicted_it_and_from_where():
     text = render_table(sample_plans.preempted_group())
     assert "1 of 2 PodGroups scheduled; 1 preempted" in text
-    assert detail(text, "ml/old ") == "preempted by PodGroup ml/urgent evicted from node-a, node-b"
+    assert detail(text, "ml/old ") == (
+        "PodGroupInitiallyScheduled=True (Scheduled) DisruptionTarget=True (PreemptionByScheduler): "
+        "preempted by PodGroup ml/urgent evicted from node-a, node-b")
     row = next(line for line in text.split("\n") if line.startswith("ml/old-0 ") and "PodGroup" in line)
     assert row.split() == ["ml/old-0", "node-a", "old", "10", "PodGroup", "ml/urgent"]
     assert "2 running pods preempted (evicted) by the plan" in text
