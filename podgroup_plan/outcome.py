@@ -5,6 +5,7 @@ upstream's updatePodGroupCondition: a condition already True is never turned bac
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 from podgroup_plan.framework import registry
@@ -19,6 +20,7 @@ from podgroup_plan.result import (
     WAITING,
     CompositePodGroupResult,
     ConditionResult,
+    OwnerRef,
     PlanResult,
     PodGroupResult,
     PodResult,
@@ -71,7 +73,8 @@ class Recorder:
     # ----- the result --------------------------------------------------------------------
 
     def result(self, frameworks: Mapping[str, Framework]) -> PlanResult:
-        pods = tuple(self.pods[k] for k in sorted(self.pods))
+        owners = {p.key: p for p in self.cluster.pods}
+        pods = tuple(_with_owner(self.pods[k], owners.get(k)) for k in sorted(self.pods))
         counts = self._member_counts()
         groups = tuple(self._group_result(g, counts.get(g.key, (0, 0))) for g in self.cluster.pod_groups)
         groups = tuple(sorted(groups, key=lambda g: (g.namespace, g.name)))
@@ -94,6 +97,7 @@ class Recorder:
             victims=(),
             notes=tuple(self._notes(frameworks, pods, groups)),
             scheduler_names=tuple(sorted(frameworks)),
+            owner_parents=dict(self.cluster.owner_parents),
         )
 
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
@@ -179,7 +183,7 @@ class Recorder:
             )
 
     def _notes(self, frameworks, pods, groups) -> list[str]:
-        notes: set[str] = set()
+        notes: set[str] = set(self.cluster.expansion_notes)
         tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
             if g.key not in self.group_outcome:
@@ -223,7 +227,13 @@ class Recorder:
 
 
 def ignored_kinds_note(kinds: Mapping[str, int]) -> str:
-    """`input kinds not planned (ignored): ConfigMap (2), Deployment (1)`: what the input held
+    """`input kinds not planned (ignored): ConfigMap (2), DaemonSet (1)`: what the input held
     that the planner does not read, by kind (the notes name kinds, never files)."""
     listed = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items()))
     return f"input kinds not planned (ignored): {listed}"
+
+
+def _with_owner(result: PodResult, pod: Pod | None) -> PodResult:
+    """`owner`: the pod's controlling ownerReference (contract.md, pods[].owner)."""
+    ref = next((r for r in pod.owner_references if r.controller), None) if pod else None
+    return replace(result, owner=OwnerRef(ref.kind, ref.name)) if ref else result

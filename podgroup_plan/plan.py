@@ -9,6 +9,8 @@ from __future__ import annotations
 import gc
 from typing import Callable, Mapping
 
+from podgroup_plan.controllers import expand as expand_controllers
+from podgroup_plan.controllers import without_expansion
 from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
@@ -37,11 +39,15 @@ def plan(
     feature_gates: Mapping[str, bool] | None = None,
     progress: ProgressFn | None = None,
     config_source: str = "<config>",
+    expand: bool = True,
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
-    dict) wins over one found among the manifests. Raises InputError for a bad configuration or
-    unknown feature gates."""
+    dict) wins over one found among the manifests. With `expand`, Jobs, JobSets, Deployments,
+    ReplicaSets and StatefulSets first get the pods their controllers would create
+    (podgroup_plan/controllers). Raises InputError for a bad configuration or unknown feature
+    gates."""
     gates = resolve_feature_gates(feature_gates)
+    cluster = expand_controllers(cluster, gates) if expand else without_expansion(cluster)
     config = scheduler_config
     if config is None and cluster.scheduler_config is not None:
         config, config_source = cluster.scheduler_config, cluster.scheduler_config_source or config_source

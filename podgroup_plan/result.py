@@ -7,7 +7,7 @@ whatever the input order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 API_VERSION = "podgroup-plan/v1"
 
@@ -36,6 +36,17 @@ class ConditionResult:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnerRef:
+    """`{kind, name}` of an object's controlling ownerReference (same namespace)."""
+
+    kind: str
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
 class PodResult:
     namespace: str
     name: str
@@ -45,6 +56,8 @@ class PodResult:
     reason: str | None = None
     message: str | None = None
     nominated_node: str | None = None
+    # its controlling ownerReference, in the input or made by expansion (null: a bare pod)
+    owner: OwnerRef | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +69,7 @@ class PodResult:
             "reason": self.reason,
             "message": self.message,
             "nominatedNode": self.nominated_node,
+            "owner": self.owner.to_dict() if self.owner else None,
         }
 
 
@@ -177,6 +191,28 @@ class PlanResult:
     notes: tuple[str, ...] = ()
     # The profile's scheduler names, for the table header.
     scheduler_names: tuple[str, ...] = field(default=())
+    # (namespace, kind, name) -> (kind, name) of its controlling owner, for controller objects
+    # (a JobSet's Jobs, a Deployment's ReplicaSets, a Job's PodGroup): how tables, --fail-on and
+    # JUnit group pods and groups by the object a user wrote. Not part of the JSON document.
+    owner_parents: Mapping[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
+
+    def root_owner(self, namespace: str, owner: OwnerRef | None) -> OwnerRef | None:
+        """The top of `owner`'s chain of controlling owners (a JobSet for a pod of one of its
+        Jobs, a Deployment for a pod of its ReplicaSet); `owner` itself when it has none."""
+        if owner is None:
+            return None
+        kind, name = owner.kind, owner.name
+        for _ in range(8):  # chains are short; a cycle in bad input must not loop forever
+            parent = self.owner_parents.get((namespace, kind, name))
+            if parent is None:
+                break
+            kind, name = parent
+        return OwnerRef(kind, name)
+
+    def group_owner(self, namespace: str, name: str) -> OwnerRef | None:
+        """The object a PodGroup was made for (a Job, or the JobSet above it), if any."""
+        parent = self.owner_parents.get((namespace, "PodGroup", name))
+        return self.root_owner(namespace, OwnerRef(*parent)) if parent else None
 
     @property
     def feasible(self) -> bool:

@@ -45,6 +45,9 @@ TOPOLOGY_AWARE_WORKLOAD_SCHEDULING = "TopologyAwareWorkloadScheduling"
 WORKLOAD_AWARE_PREEMPTION = "WorkloadAwarePreemption"
 COMPOSITE_POD_GROUP = "CompositePodGroup"
 POD_GROUP_PREEMPTION_POLICY = "PodGroupPreemptionPolicy"
+# kube-controller-manager's gate for the Job controller's Workload/PodGroup (KEP-5547): read by
+# expansion (podgroup_plan/controllers), not by the scheduler.
+WORKLOAD_WITH_JOB = "WorkloadWithJob"
 
 # Gates that only make sense with GenericWorkload (upstream's feature dependency table).
 GATE_DEPENDENCIES: Mapping[str, tuple[str, ...]] = {
@@ -53,6 +56,7 @@ GATE_DEPENDENCIES: Mapping[str, tuple[str, ...]] = {
     WORKLOAD_AWARE_PREEMPTION: (GENERIC_WORKLOAD,),
     COMPOSITE_POD_GROUP: (GENERIC_WORKLOAD,),
     POD_GROUP_PREEMPTION_POLICY: (GENERIC_WORKLOAD,),
+    WORKLOAD_WITH_JOB: (GENERIC_WORKLOAD,),
 }
 
 _PF = ("preFilter", "filter")

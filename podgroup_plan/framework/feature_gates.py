@@ -17,6 +17,7 @@ from podgroup_plan.framework.defaults import (
     POD_GROUP_PREEMPTION_POLICY,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING,
     WORKLOAD_AWARE_PREEMPTION,
+    WORKLOAD_WITH_JOB,
 )
 
 __all__ = [
@@ -34,6 +35,9 @@ FEATURE_GATES_DEFAULTS: dict[str, bool] = {
     POD_GROUP_PREEMPTION_POLICY: True,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING: True,
     WORKLOAD_AWARE_PREEMPTION: True,
+    # v1.37.0: alpha, off; on here so that Jobs are planned as a cluster using KEP-5547 runs
+    # them (docs/controllers.md).
+    WORKLOAD_WITH_JOB: True,
 }
 
 FEATURE_GATES_SOURCE = "--feature-gates"

@@ -24,6 +24,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from podgroup_plan.loading.decode_controllers import (
+    decode_deployment,
+    decode_job,
+    decode_job_set,
+    decode_replica_set,
+    decode_stateful_set,
+)
 from podgroup_plan.loading.decode_groups import (
     decode_composite_pod_group,
     decode_pod_group,
@@ -37,6 +44,7 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable, decode_priority_class
 from podgroup_plan.loading.decode_scheduling import decode_spread_selector
 from podgroup_plan.loading.files import Document, Issue
+from podgroup_plan.model.controllers import Controllers
 from podgroup_plan.model.objects import (
     ClusterInput,
     CompositePodGroup,
@@ -69,13 +77,15 @@ class Decoded:
     namespaces: list[tuple[Document, str, dict[str, str]]] = field(default_factory=list)
     scheduler_configs: list[Document] = field(default_factory=list)
     pod_class_names: list[tuple[Document, str]] = field(default_factory=list)  # for validation
+    # Jobs, JobSets, Deployments, ReplicaSets (with a template), StatefulSets (with a template)
+    controllers: dict[str, list] = field(default_factory=lambda: defaultdict(list))
 
     def cluster_input(self, ignored_kinds: Mapping[str, int]) -> ClusterInput:
         """The ClusterInput, every list sorted by (namespace, name) or name."""
         namespaces: dict[str, dict[str, str]] = {}
         # Every namespace an object lives in exists on a live cluster and carries its name label.
         for objs in (self.pods, self.pdbs, self.workloads, self.pod_groups,
-                     self.composite_pod_groups, self.spread_selectors):
+                     self.composite_pod_groups, self.spread_selectors, *self.controllers.values()):
             for _, obj in objs:
                 namespaces.setdefault(obj.namespace, {NAMESPACE_NAME_LABEL: obj.namespace})
         for _, name, labels in self.namespaces:
@@ -104,6 +114,13 @@ class Decoded:
             scheduler_config=scheduler_config,
             scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
+            controllers=Controllers(
+                jobs=by_key(self.controllers["Job"]),
+                job_sets=by_key(self.controllers["JobSet"]),
+                deployments=by_key(self.controllers["Deployment"]),
+                replica_sets=by_key(self.controllers["ReplicaSet"]),
+                stateful_sets=by_key(self.controllers["StatefulSet"]),
+            ),
         )
 
 
@@ -177,6 +194,13 @@ class Decoder:
                 selector = decode_spread_selector(doc)
                 if selector is not None:
                     out.spread_selectors.append((doc, selector))
+        decoders = (("Job", decode_job), ("JobSet", decode_job_set), ("Deployment", decode_deployment),
+                    ("ReplicaSet", decode_replica_set), ("StatefulSet", decode_stateful_set))
+        for kind, decode in decoders:
+            for doc in kept[kind]:
+                obj = decode(doc, priorities, _reporter(doc, self.issues), self._memo)
+                if obj is not None:
+                    out.controllers[kind].append((doc, obj))
         out.scheduler_configs.extend(kept["KubeSchedulerConfiguration"])
         for doc in kept["Workload"]:
             out.workloads.append((doc, decode_workload(doc)))

@@ -11,9 +11,12 @@ rounded up as `Quantity.Value()` does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from podgroup_plan.model.selectors import LabelSelector, NodeSelector, NodeSelectorTerm
+
+if TYPE_CHECKING:
+    from podgroup_plan.model.controllers import Controllers
 
 Resources = Mapping[str, int]
 
@@ -333,5 +336,13 @@ class ClusterInput:
     # (already schema-checked); `--scheduler-config` wins over it.
     scheduler_config: Mapping | None = None
     scheduler_config_source: str | None = None  # the file it came from, for error messages
-    # Kinds read but not planned, e.g. {"Deployment": 3, "ConfigMap": 1}.
+    # Kinds read but not planned, e.g. {"DaemonSet": 3, "ConfigMap": 1}.
     ignored_kinds: Mapping[str, int] = field(default_factory=dict)
+    # Jobs, JobSets, Deployments, ReplicaSets and StatefulSets (model/controllers.py), which
+    # `podgroup_plan.controllers.expand` turns into the pods they lack before the plan.
+    controllers: "Controllers | None" = None
+    # (namespace, kind, name) -> (kind, name) of its controlling owner, for the controller
+    # objects read or created by expansion: a JobSet's Jobs, a Deployment's ReplicaSets.
+    owner_parents: Mapping[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
+    # What expansion did not model, for the result's notes.
+    expansion_notes: tuple[str, ...] = ()

@@ -201,7 +201,7 @@ def test_parse_feature_gates(text, expected):
 @pytest.mark.parametrize("text, messages", [
     pytest.param("Foo=true", [
         "unrecognized feature gate: Foo; known feature gates: CompositePodGroup, GenericWorkload, "
-        "PodGroupPreemptionPolicy, TopologyAwareWorkloadScheduling, WorkloadAwarePreemption"], id="unknown"),
+        "PodGroupPreemptionPolicy, TopologyAwareWorkloadScheduling, WorkloadAwarePreemption, WorkloadWithJob"], id="unknown"),
     pytest.param("GenericWorkload", ["missing bool value for GenericWorkload"], id="no-value"),
     pytest.param("GenericWorkload=yes", [
         'invalid value of GenericWorkload=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
@@ -210,7 +210,7 @@ def test_parse_feature_gates(text, expected):
         'invalid value of GenericWorkload=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
         "unrecognized feature gate: GangScheduling; known feature gates: CompositePodGroup, "
         "GenericWorkload, PodGroupPreemptionPolicy, TopologyAwareWorkloadScheduling, "
-        "WorkloadAwarePreemption"], id="every-problem"),
+        "WorkloadAwarePreemption, WorkloadWithJob"], id="every-problem"),
 ])
 def test_parse_feature_gates_errors(text, messages):
     with pytest.raises(InputError) as exc:

@@ -26,6 +26,9 @@ def test_schemas_are_found_and_valid():
 def test_kinds_and_versions():
     assert {k: SCHEMAS.versions(k) for k in SCHEMAS.kinds()} == {
         "CompositePodGroup": ["scheduling.k8s.io/v1alpha3"],
+        "Deployment": ["apps/v1"],
+        "Job": ["batch/v1"],
+        "JobSet": ["jobset.x-k8s.io/v1alpha2"],
         "KubeSchedulerConfiguration": ["kubescheduler.config.k8s.io/v1"],
         "Namespace": ["v1"],
         "Node": ["v1"],
@@ -49,7 +52,9 @@ def test_kinds_and_versions():
         ("scheduling.k8s.io/v9", "PodGroup", True),  # ours, in a version we lack: a problem
         ("kueue.x-k8s.io/v1beta1", "Workload", False),  # another project's kind: ignored
         ("scheduling.volcano.sh/v1beta1", "PodGroup", False),
-        ("apps/v1", "Deployment", False),
+        ("apps/v1", "DaemonSet", False),
+        ("apps/v1", "Deployment", True),
+        ("batch/v1", "Job", True),
         ("v1", "Pod", True),
         ("v2", "Pod", True),
     ],

@@ -1,0 +1,108 @@
+"""What every controller's expansion reads and adds to: the input's pods by owner, names taken,
+and the objects created so far. One `Creation` per expansion; nothing in the input is changed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from podgroup_plan.controllers.names import generate_name
+from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.model.objects import (
+    ClusterInput,
+    OwnerReference,
+    Pod,
+    PodGroup,
+    SpreadSelector,
+    Workload,
+)
+
+FINISHED = ("Succeeded", "Failed")
+
+
+@dataclass
+class Creation:
+    cluster: ClusterInput
+    gates: Mapping[str, bool]
+    pods: list[Pod] = field(default_factory=list)
+    pod_groups: list[PodGroup] = field(default_factory=list)
+    workloads: list[Workload] = field(default_factory=list)
+    spread_selectors: list[SpreadSelector] = field(default_factory=list)
+    notes: set[str] = field(default_factory=set)
+    # (namespace, kind, name) -> (kind, name) of its controlling owner
+    owner_parents: dict[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
+    _owned: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)
+    _names: set[tuple[str, str]] = field(default_factory=set)
+    _groups: dict[tuple[str, str], PodGroup] = field(default_factory=dict)
+    _workloads: set[tuple[str, str]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        for pod in self.cluster.pods:
+            self._names.add(pod.key)
+            owner = controller_of(pod)
+            if owner is not None and pod.phase not in FINISHED:
+                self._owned.setdefault((pod.namespace, owner.kind, owner.name), []).append(pod)
+        self._groups = {g.key: g for g in self.cluster.pod_groups}
+        self._workloads = {(w.namespace, w.name) for w in self.cluster.workloads}
+
+    def gate(self, name: str) -> bool:
+        return gate_enabled(self.gates, name)
+
+    # --- what the input has -----------------------------------------------------------------
+
+    def owned_pods(self, namespace: str, kind: str, name: str) -> list[Pod]:
+        """Live pods (not Succeeded/Failed) whose controlling owner is `kind` `name`, input and
+        created alike, in name order."""
+        return sorted(self._owned.get((namespace, kind, name), ()), key=lambda p: p.name)
+
+    def pod_group(self, namespace: str, name: str) -> PodGroup | None:
+        return self._groups.get((namespace, name))
+
+    def has_workload(self, namespace: str, name: str) -> bool:
+        return (namespace, name) in self._workloads
+
+    # --- what expansion adds ----------------------------------------------------------------
+
+    def free_name(self, namespace: str, prefix: str, seed: str) -> str:
+        """`prefix` + five characters (generateName), drawn again while the name is taken."""
+        attempt = 0
+        while True:
+            name = generate_name(prefix, f"{namespace}/{prefix}/{seed}/{attempt}")
+            if (namespace, name) not in self._names:
+                return name
+            attempt += 1
+
+    def add_pod(self, template: Pod, namespace: str, name: str, labels: Mapping[str, str],
+                owner: OwnerReference, pod_group: str | None, extra_owners: tuple = (),
+                creation_timestamp: str | None = None, source=None) -> Pod:
+        pod = replace(
+            template,
+            namespace=namespace,
+            name=name,
+            labels=dict(labels),
+            pod_group=pod_group,
+            owner_references=(owner,) + tuple(extra_owners),
+            uid="",
+            creation_timestamp=creation_timestamp,
+            source=source,
+        )
+        self.pods.append(pod)
+        self._names.add(pod.key)
+        self._owned.setdefault((namespace, owner.kind, owner.name), []).append(pod)
+        return pod
+
+    def add_pod_group(self, group: PodGroup) -> None:
+        self.pod_groups.append(group)
+        self._groups[group.key] = group
+
+    def add_workload(self, workload: Workload) -> None:
+        self.workloads.append(workload)
+        self._workloads.add((workload.namespace, workload.name))
+
+    def parent(self, namespace: str, kind: str, name: str, owner: OwnerReference | None) -> None:
+        if owner is not None:
+            self.owner_parents[(namespace, kind, name)] = (owner.kind, owner.name)
+
+
+def controller_of(pod: Pod) -> OwnerReference | None:
+    return next((r for r in pod.owner_references if r.controller), None)

@@ -1,0 +1,78 @@
+"""`expand()`: the input plus what its controllers would create, before the plan.
+
+Order follows ownership: JobSets make Jobs and Deployments make (or scale) ReplicaSets; then
+every Job and ReplicaSet makes the pods it lacks; StatefulSets make theirs. Objects are visited
+in (namespace, name) order and names are drawn deterministically, so the result does not depend
+on how the input was split into files.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Mapping
+
+from podgroup_plan.controllers.context import Creation
+from podgroup_plan.controllers.job import expand_job
+from podgroup_plan.controllers.job_set import jobs_of
+from podgroup_plan.controllers.replica_set import expand_replica_set, replica_set_of
+from podgroup_plan.controllers.stateful_set import expand_stateful_set
+from podgroup_plan.model.objects import ClusterInput
+
+
+def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
+    """`cluster` with the pods, PodGroups, Workloads and ReplicaSet selectors its Jobs, JobSets,
+    Deployments, ReplicaSets and StatefulSets would create; notes in `expansion_notes`."""
+    found = cluster.controllers
+    if found is None or not found:
+        return cluster
+    ctx = Creation(cluster, gates)
+
+    job_keys = {j.key for j in found.jobs}
+    jobs = list(found.jobs)
+    for js in found.job_sets:
+        jobs += jobs_of(js, job_keys, ctx)
+
+    deployments = {(d.namespace, d.name) for d in found.deployments}
+    by_deployment: dict[tuple[str, str], list] = {}
+    replica_sets = []
+    for rs in found.replica_sets:
+        if rs.owner is not None and rs.owner.kind == "Deployment" and (rs.namespace, rs.owner.name) in deployments:
+            by_deployment.setdefault((rs.namespace, rs.owner.name), []).append(rs)
+        else:
+            replica_sets.append(rs)
+    for d in found.deployments:
+        replica_sets.append(replica_set_of(d, by_deployment.get((d.namespace, d.name), []), ctx))
+
+    for job in sorted(jobs, key=lambda j: j.key):
+        ctx.parent(job.namespace, "Job", job.name, job.owner)
+        expand_job(job, ctx)
+    for rs in sorted(replica_sets, key=lambda r: (r.namespace, r.name)):
+        expand_replica_set(rs, ctx)
+    for sts in found.stateful_sets:
+        expand_stateful_set(sts, ctx)
+
+    def by_key(items):
+        return tuple(sorted(items, key=lambda o: (o.namespace, o.name)))
+
+    return replace(
+        cluster,
+        pods=by_key(cluster.pods + tuple(ctx.pods)),
+        pod_groups=by_key(cluster.pod_groups + tuple(ctx.pod_groups)),
+        workloads=by_key(cluster.workloads + tuple(ctx.workloads)),
+        spread_selectors=tuple(sorted(cluster.spread_selectors + tuple(ctx.spread_selectors),
+                                      key=lambda s: (s.namespace, s.name, s.kind))),
+        owner_parents={**cluster.owner_parents, **ctx.owner_parents},
+        expansion_notes=tuple(sorted(set(cluster.expansion_notes) | ctx.notes)),
+    )
+
+
+def without_expansion(cluster: ClusterInput) -> ClusterInput:
+    """`--no-expand`: nothing is created; a note names what was not expanded."""
+    found = cluster.controllers
+    if found is None or not found:
+        return cluster
+    counts = [(len(found.jobs), "Job"), (len(found.job_sets), "JobSet"),
+              (len(found.deployments), "Deployment"), (len(found.replica_sets), "ReplicaSet"),
+              (len(found.stateful_sets), "StatefulSet")]
+    kinds = ", ".join(f"{kind} ({n})" for n, kind in counts if n)
+    note = f"expansion off (--no-expand): {kinds} not expanded into the pods their controllers would create"
+    return replace(cluster, expansion_notes=tuple(sorted(set(cluster.expansion_notes) | {note})))

@@ -1,0 +1,241 @@
+"""Jobs, JobSets, Deployments, ReplicaSets, StatefulSets -> model/controllers.py objects.
+
+Mirrors the apiserver's defaulting of these kinds (`pkg/apis/batch/v1/defaults.go`,
+`pkg/apis/apps/v1/defaults.go`: parallelism 1, replicas 1, completionMode NonIndexed,
+podManagementPolicy OrderedReady) and JobSet's webhook defaults
+(`kubernetes-sigs/jobset` `pkg/webhooks/jobset_webhook.go`: Indexed completion, DNS hostnames
+on, replicas 1, groupName `default`). Each pod template is decoded as a Pod (decode_pods) and
+its problems are reported at the template's own path in the controller's document.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import orjson
+
+from podgroup_plan.loading.decode_groups import _disruption_mode, _topology_key
+from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
+from podgroup_plan.loading.decode_pods import Memo, decode_pod
+from podgroup_plan.loading.decode_priorities import PriorityTable
+from podgroup_plan.loading.decode_scheduling import label_selector
+from podgroup_plan.loading.files import Document
+from podgroup_plan.model.controllers import (
+    Deployment,
+    Job,
+    JobScheduling,
+    JobSet,
+    ReplicaSet,
+    ReplicatedJob,
+    StatefulSet,
+)
+from podgroup_plan.model.objects import BASIC, GANG, OwnerReference, Pod
+from podgroup_plan.controllers.names import fnv32a, safe_encode
+
+GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
+REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
+JOBSET_DEFAULT_GROUP = "default"
+
+
+def decode_template(doc: Document, template: Mapping, namespace: str, path: tuple,
+                    priorities: PriorityTable, report: Report, memo: Memo) -> Pod:
+    """A PodTemplateSpec as a Pod named "" (expansion names it); problems at `path`."""
+    meta = dict(template.get("metadata") or {})
+    meta["name"] = ""
+    meta["namespace"] = namespace
+    for field in ("ownerReferences", "uid", "creationTimestamp"):  # not a template's to set
+        meta.pop(field, None)
+    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
+    pod_doc = Document(obj, doc.file, doc.document, doc.line, doc.items, doc.span)
+    return decode_pod(pod_doc, priorities, lambda p, m: report(path + p, m), memo)
+
+
+def controller_owner(meta: Mapping) -> OwnerReference | None:
+    for ref in meta.get("ownerReferences") or ():
+        if ref.get("controller"):
+            return OwnerReference(ref["kind"], ref["name"], True)
+    return None
+
+
+def _scheduling(raw: Mapping | None) -> JobScheduling | None:
+    if raw is None:
+        return None
+    policy = raw.get("schedulingPolicy") or {}
+    gang = policy.get("gang")
+    return JobScheduling(
+        policy=GANG if gang is not None else BASIC,
+        min_count=(gang or {}).get("minCount"),
+        topology_key=_topology_key(raw),
+        disruption_mode=_disruption_mode(raw),
+    )
+
+
+def completed_indexes(text: str | None, path: tuple, report: Report) -> frozenset[int]:
+    """`status.completedIndexes`: "1,3-5,7" (indexed_job_utils.go's interval text)."""
+    out: set[int] = set()
+    for part in (text or "").split(","):
+        if not part:
+            continue
+        first, sep, last = part.partition("-")
+        try:
+            lo, hi = int(first), int(last) if sep else int(first)
+        except ValueError:
+            report(path, f'invalid completed indexes "{text}"; expected e.g. "1,3-5"')
+            return frozenset()
+        out.update(range(lo, hi + 1))
+    return frozenset(out)
+
+
+def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, path: tuple,
+                  priorities: PriorityTable, report: Report, memo: Memo,
+                  namespace: str, name: str) -> Job:
+    """A Job from its spec at `path` (`("spec",)`, or a JobSet's replicated job template)."""
+    completions = spec.get("completions")
+    indexed = spec.get("completionMode") == "Indexed"
+    if indexed and completions is None:
+        report(path + ("completions",), "required when completionMode is Indexed")
+    conditions = status.get("conditions") or ()
+    suspended = any(c.get("type") == "Suspended" and c.get("status") == "True" for c in conditions)
+    annotations = meta.get("annotations") or {}
+    parallelism = spec.get("parallelism")
+    return Job(
+        namespace=namespace,
+        name=name,
+        uid=meta.get("uid") or "",
+        template=decode_template(doc, spec["template"], namespace, path + ("template",),
+                                 priorities, report, memo),
+        parallelism=1 if parallelism is None else parallelism,
+        completions=completions,
+        indexed=indexed,
+        suspend=bool(spec.get("suspend")),
+        manual_selector=bool(spec.get("manualSelector")),
+        scheduling=_scheduling(spec.get("scheduling")),
+        owner=controller_owner(meta),
+        delegated_template=annotations.get(GROUP_TEMPLATE_ANNOTATION),
+        succeeded=status.get("succeeded") or 0,
+        failed=status.get("failed") or 0,
+        completed_indexes=completed_indexes(status.get("completedIndexes"),
+                                            ("status", "completedIndexes"), report),
+        started=bool(status.get("startTime")) or suspended,
+        finished=any(c.get("type") in ("Complete", "Failed") and c.get("status") == "True"
+                     for c in conditions),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> Job:
+    obj = doc.obj
+    meta = obj["metadata"]
+    return job_from_spec(doc, meta, obj["spec"], obj.get("status") or {}, ("spec",), priorities,
+                         report, memo, namespace_of(meta), meta["name"])
+
+
+def _replicas(spec: Mapping) -> int:
+    replicas = spec.get("replicas")
+    return 1 if replicas is None else replicas
+
+
+def decode_replica_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo
+                       ) -> ReplicaSet | None:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    if not spec.get("template"):
+        return None  # read for its selector only
+    namespace = namespace_of(meta)
+    try:
+        revision = int((meta.get("annotations") or {}).get(REVISION_ANNOTATION, 0))
+    except ValueError:
+        revision = 0
+    return ReplicaSet(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
+                                 priorities, report, memo),
+        replicas=_replicas(spec),
+        owner=controller_owner(meta),
+        revision=revision,
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def template_hash(template: Mapping) -> str:
+    """`pod-template-hash`: upstream's `controller.ComputeHash` hashes the Go template object
+    (fnv32a, SafeEncodeString); we hash its JSON text with sorted keys the same way, so the
+    value is stable from run to run but not the one a live cluster shows (docs/controllers.md)."""
+    return safe_encode(str(fnv32a(orjson.dumps(template, option=orjson.OPT_SORT_KEYS))))
+
+
+def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> Deployment:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    return Deployment(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
+                                 priorities, report, memo),
+        template_hash=template_hash(spec["template"]),
+        replicas=_replicas(spec),
+        selector=label_selector(spec.get("selector")),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def decode_stateful_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo
+                        ) -> StatefulSet | None:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    if not spec.get("template"):
+        return None
+    namespace = namespace_of(meta)
+    return StatefulSet(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
+                                 priorities, report, memo),
+        replicas=_replicas(spec),
+        ordinals_start=((spec.get("ordinals") or {}).get("start")) or 0,
+        ordered_ready=(spec.get("podManagementPolicy") or "OrderedReady") == "OrderedReady",
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> JobSet:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    network = spec.get("network") or {}
+    replicated = []
+    for i, rj in enumerate(spec["replicatedJobs"]):
+        template = rj["template"]
+        job_spec = dict(template["spec"])
+        if job_spec.get("completionMode") is None:  # the webhook's default
+            job_spec["completionMode"] = "Indexed"
+        job_meta = template.get("metadata") or {}
+        job = job_from_spec(doc, job_meta, job_spec, {}, ("spec", "replicatedJobs", i, "template", "spec"),
+                            priorities, report, memo, namespace, "")
+        replicated.append(ReplicatedJob(
+            name=rj["name"],
+            replicas=_replicas(rj),
+            group_name=rj.get("groupName") or JOBSET_DEFAULT_GROUP,
+            job=job,
+            job_labels=job_meta.get("labels") or {},
+        ))
+    dns = network.get("enableDNSHostnames")
+    return JobSet(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        replicated_jobs=tuple(replicated),
+        suspend=bool(spec.get("suspend")),
+        dns_hostnames=True if dns is None else dns,
+        in_order_startup=((spec.get("startupPolicy") or {}).get("startupPolicyOrder") == "InOrder"),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
