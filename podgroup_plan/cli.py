@@ -7,7 +7,9 @@
     podgroup-plan diff PATH... [--config-a FILE] --config-b FILE [-o table|json|markdown]
 
 Exit codes: 0 planned (and no --fail-on condition holds) / valid / A equals B; 1 a --fail-on
-condition holds / A and B differ; 2 bad input or usage, every problem on stderr, no traceback.
+condition holds / A and B differ; 2 bad input or usage, every problem on stderr, no traceback, or
+the result could not be written; 3 an internal error (a bug): one line, the traceback only with
+`--debug` (`_guard`).
 
 This module is an edge (design.md): it reads files and flags, calls `plan()`, and hands the
 `PlanResult` to a renderer. It decides nothing about scheduling.
@@ -44,6 +46,12 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_CONDITION = 1
 EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+
+INTERNAL_ERROR = ("podgroup-plan: internal error (a bug); please report it with the input and the "
+                  "--debug output: ")
+# The name write errors on standard output are reported under.
+STDOUT_NAME = "<stdout>"
 
 # The file name framework.config.build_profiles() gives problems of a configuration it was
 # handed without one.
@@ -100,6 +108,8 @@ FeatureGatesOpt = Annotated[Optional[str], typer.Option(
 OutputFileOpt = Annotated[Optional[Path], typer.Option(
     "--output-file", metavar="FILE", dir_okay=False,
     help="Write the output to FILE instead of standard output.")]
+DebugOpt = Annotated[bool, typer.Option(
+    "--debug", help="On an internal error (exit 3), also print the Python traceback.")]
 
 
 def _version_callback(value: bool) -> None:
@@ -142,18 +152,21 @@ def simulate(
         "--pods", case_sensitive=False, metavar="pending|all",
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
              "or every pod (all). JSON and YAML always list every pod.")] = PodsShown.pending,
+    debug: DebugOpt = False,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
-    with _input_errors():
-        cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
-        result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
-    _emit_result(result, output, output_file, pods.value,
-                 configuration_label(scheduler_config, cluster))
-    held = fail_conditions(result, fail_on or [])
-    for line in held:
-        typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
+    with _guard(debug):
+        with _input_errors():
+            _check_output_file(output_file, paths, [scheduler_config])
+            cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
+            result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
+        _emit_result(result, output, output_file, pods.value,
+                     configuration_label(scheduler_config, cluster))
+        held = fail_conditions(result, fail_on or [])
+        for line in held:
+            typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
     raise typer.Exit(EXIT_CONDITION if held else EXIT_OK)
 
 
@@ -173,18 +186,19 @@ def validate(
     paths: PathsArg,
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
+    debug: DebugOpt = False,
 ) -> None:
     """Check the input without planning.
 
     Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
-    with _input_errors():
-        cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
-        _naming(scheduler_config, lambda: _check_config(cluster, config, gates))
-    from podgroup_plan import loading
+    with _guard(debug):
+        with _input_errors():
+            cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
+            _naming(scheduler_config, lambda: _check_config(cluster, config, gates))
+        from podgroup_plan import loading
 
-    for line in loading.summarize(cluster):
-        typer.echo(line)
-    typer.echo("Input is valid.")
+        _write("".join(line + "\n" for line in loading.summarize(cluster)) + "Input is valid.\n",
+               None)
     raise typer.Exit(EXIT_OK)
 
 
@@ -203,33 +217,66 @@ def diff(
         "-o", "--output", case_sensitive=False, metavar="table|json|markdown",
         help="Output format.")] = DiffOutput.table,
     output_file: OutputFileOpt = None,
+    debug: DebugOpt = False,
 ) -> None:
     """Plan under configurations A and B; show what differs.
 
     Exit 0 when A and B give the same plan, 1 when they differ, 2 on bad input."""
-    from podgroup_plan.diff import diff_plans
+    with _guard(debug):
+        from podgroup_plan.diff import diff_plans
 
-    with _input_errors():
-        cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
-        # A without --config-a is the built-in default profile, not a config in the manifests.
-        cluster_a = cluster if config_a is not None else _without_config(cluster)
-        if cluster.scheduler_config is not None:
-            typer.echo("podgroup-plan: the KubeSchedulerConfiguration among the manifests is not "
-                       "used by diff: A is " + ("--config-a" if config_a else
-                                               "the built-in default profile") +
-                       ", B is --config-b", err=True)
-        result_a, result_b = _collect(
-            lambda: _naming(config_a, lambda: _plan(cluster_a, conf_a, gates, "Planning A")),
-            lambda: _naming(config_b, lambda: _plan(cluster, conf_b, gates, "Planning B")))
-    document = diff_plans(result_a, result_b)
-    label_a = str(config_a) if config_a is not None else "built-in default profile"
-    _emit_diff(document, output, output_file, label_a, str(config_b))
+        with _input_errors():
+            _check_output_file(output_file, paths, [config_a, config_b])
+            cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
+            # A without --config-a is the built-in default profile, not a config in the manifests.
+            cluster_a = cluster if config_a is not None else _without_config(cluster)
+            if cluster.scheduler_config is not None:
+                typer.echo("podgroup-plan: the KubeSchedulerConfiguration among the manifests is "
+                           "not used by diff: A is " + ("--config-a" if config_a else
+                                                       "the built-in default profile") +
+                           ", B is --config-b", err=True)
+            result_a, result_b = _collect(
+                lambda: _naming(config_a, lambda: _plan(cluster_a, conf_a, gates, "Planning A")),
+                lambda: _naming(config_b, lambda: _plan(cluster, conf_b, gates, "Planning B")))
+        document = diff_plans(result_a, result_b)
+        label_a = str(config_a) if config_a is not None else "built-in default profile"
+        _emit_diff(document, output, output_file, label_a, str(config_b))
     raise typer.Exit(EXIT_OK if document["identical"] else EXIT_CONDITION)
 
 
 def main() -> None:
     """Console-script entry point (`podgroup-plan`)."""
     app(prog_name="podgroup-plan")
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+@contextmanager
+def _guard(debug: bool) -> Iterator[None]:
+    """Anything but bad input, a usage error or an exit that escapes a command is a bug: one line
+    on stderr and exit 3 (spec/contract.md), with the traceback only under `--debug`. A broken
+    pipe is not a bug: `podgroup-plan ... | head` ends quietly (`_write`)."""
+    import click
+
+    try:
+        yield
+    except (typer.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+        raise
+    except Exception as err:  # noqa: BLE001 - the point: no traceback reaches a user
+        if debug:
+            import traceback
+
+            typer.echo("".join(traceback.format_exception(err)), err=True, nl=False)
+        typer.echo(INTERNAL_ERROR + internal_error_text(err), err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def internal_error_text(err: BaseException) -> str:
+    """`Type: message` on one line, cut when long."""
+    from podgroup_plan.errors import shorten
+
+    message = " ".join(str(err).split())
+    return f"{type(err).__name__}: {shorten(message)}" if message else type(err).__name__
 
 
 # --- input --------------------------------------------------------------------------------------
@@ -274,9 +321,13 @@ def _naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
                           if p.file == UNNAMED_CONFIG else p for p in err.problems]) from None
 
 
-def _read_stdin(paths: list[str]) -> str | None:
-    # typer's CliRunner swaps sys.stdin, so reading it here also works in tests
-    return sys.stdin.read() if "-" in paths else None
+def _read_stdin(paths: list[str]) -> bytes | str | None:
+    """Standard input's bytes when a PATH is `-` (decoded by loading, which reports bytes that
+    are not UTF-8 as bad input). typer's CliRunner swaps sys.stdin, so this works in tests."""
+    if "-" not in paths:
+        return None
+    buffer = getattr(sys.stdin, "buffer", None)
+    return buffer.read() if buffer is not None else sys.stdin.read()
 
 
 def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None
@@ -296,7 +347,24 @@ def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: 
               for f in config_files]
     steps.append(lambda: _parse_gates(feature_gates))
     cluster, *configs, gates = _collect(*steps)
+    loading.check_not_empty(cluster, paths)
     return cluster, configs, gates
+
+
+def _check_output_file(output_file: Path | None, paths: list[str],
+                       config_files: Sequence[Path | None]) -> None:
+    """`--output-file` must not name anything the command reads: nothing the tool reads is
+    ever modified (a typo such as `--output-file cluster.yaml` would destroy the input)."""
+    if output_file is None:
+        return
+    from podgroup_plan.loading.files import expand_paths, same_file
+
+    files, _ = expand_paths([p for p in paths if p != "-"])
+    files += [str(f) for f in config_files if f is not None]
+    for name in files:
+        if same_file(str(output_file), name):
+            raise InputError([Problem(str(output_file), f"--output-file names an input ({name}); "
+                                      "it would be overwritten: choose another file")])
 
 
 def _parse_gates(text: str | None) -> dict[str, bool] | None:
@@ -471,8 +539,8 @@ def _emit_result(result: PlanResult, output: Output, output_file: Path | None,
 
         from podgroup_plan.render.table import print_result
 
-        print_result(result, Console(highlight=False, width=table_width()), pods=pods,
-                     configuration=configuration)
+        _to_stdout(lambda: print_result(result, Console(highlight=False, width=table_width()),
+                                        pods=pods, configuration=configuration))
         return
     _write(_render_result(result, output, pods, configuration), output_file)
 
@@ -508,7 +576,8 @@ def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
 
         from podgroup_plan.render.diff_table import print_diff
 
-        print_diff(document, Console(highlight=False, width=table_width()), label_a, label_b)
+        _to_stdout(lambda: print_diff(document, Console(highlight=False, width=table_width()),
+                                      label_a, label_b))
         return
     else:
         from podgroup_plan.render.diff_table import render_diff_table
@@ -518,14 +587,71 @@ def _emit_diff(document: dict, output: DiffOutput, output_file: Path | None,
 
 
 def _write(text: str, output_file: Path | None) -> None:
+    """The result, to `output_file` (replaced atomically: a reader never sees half a result, and
+    a failed write leaves the old file as it was) or to standard output. A write error is
+    reported in one line with exit 2; a broken pipe on standard output ends quietly."""
     if output_file is None:
-        typer.echo(text, nl=False)
+        _to_stdout(lambda: typer.echo(text, nl=False))
         return
     try:
-        output_file.write_text(text, encoding="utf-8")
+        write_atomically(output_file, text)
     except OSError as err:
-        typer.echo(f"{output_file}: cannot write: {err.strerror or err}", err=True)
-        raise typer.Exit(EXIT_INPUT) from None
+        _write_failed(str(output_file), err)
+
+
+def _to_stdout(write: Callable[[], Any]) -> None:
+    try:
+        write()
+        sys.stdout.flush()  # a full disk shows at the flush, not at interpreter exit
+    except BrokenPipeError:
+        _silence_stdout()
+    except OSError as err:
+        _silence_stdout()
+        _write_failed(STDOUT_NAME, err)
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write `text` to a new file beside `target`, then rename it over `target`."""
+    import tempfile
+
+    target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
+    try:
+        mode = target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _write_failed(name: str, err: OSError) -> None:
+    typer.echo(f"{name}: cannot write: {err.strerror or err}", err=True)
+    raise typer.Exit(EXIT_INPUT) from None
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so that the interpreter's own flush at
+    exit neither fails again nor prints "Exception ignored"."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests capture it)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,10 +6,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# A message quotes what the user wrote; a 50 MB scalar must not come back whole on stderr.
+# Values are cut to this many characters (the middle goes), whole messages to MAX_MESSAGE.
+MAX_VALUE = 80
+MAX_MESSAGE = 1000
+
+
+def shorten(text: str, limit: int = MAX_VALUE) -> str:
+    """`text` as it is when short, else its start and end with the middle cut out, saying how
+    much was cut: `aaaa…(49999920 characters cut)…zzzz`."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 30, 8)
+    head, tail = keep - keep // 3, keep // 3
+    return f"{text[:head]}…({len(text) - head - tail} characters cut)…{text[len(text) - tail:]}"
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with the input, located as precisely as we can."""
+    """One thing wrong with the input, located as precisely as we can. Its texts are cut when
+    long (`shorten`): names and paths can come from the input too."""
 
     file: str
     message: str
@@ -19,6 +35,14 @@ class Problem:
     namespace: str | None = None
     name: str | None = None
     path: str | None = None  # JSON path of the field, e.g. spec.containers[0].resources
+
+    def __post_init__(self) -> None:
+        for name, limit in (("message", MAX_MESSAGE), ("name", MAX_VALUE * 4),
+                            ("namespace", MAX_VALUE * 4), ("path", MAX_VALUE * 4),
+                            ("kind", MAX_VALUE), ("file", MAX_MESSAGE)):
+            value = getattr(self, name)
+            if isinstance(value, str) and len(value) > limit:
+                object.__setattr__(self, name, shorten(value, limit))
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.document or 0, self.path or "", self.message)

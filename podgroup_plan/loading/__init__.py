@@ -1,6 +1,7 @@
 """Loading the input: files -> documents -> schema check -> model -> validation.
 
     load_input(paths)             the ClusterInput, or InputError with every problem found
+    check_not_empty(ci, paths)    InputError when the input holds no Node and no Pod
     load_scheduler_config(path)   a standalone KubeSchedulerConfiguration, as a plain dict
     summarize(cluster_input)      one line per kind, for `podgroup-plan validate`
 
@@ -21,7 +22,9 @@ from podgroup_plan.loading.files import (
     Document,
     FieldLines,
     Issue,
+    STDIN_NAME,
     format_path,
+    decode_text,
     iter_documents,
     read_documents,
 )
@@ -29,15 +32,17 @@ from podgroup_plan.loading.schema import SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput
 
-__all__ = ["load_input", "load_scheduler_config", "summarize", "InputError"]
+__all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
 
 SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
 
 
-def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterInput:
-    """Read, check, decode and validate every object under `paths` (`-` is stdin; its text
-    may be passed as `stdin_text`). Raises InputError listing every problem."""
+def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> ClusterInput:
+    """Read, check, decode and validate every object under `paths` (`-` is stdin; its text or
+    bytes may be passed as `stdin_text`). Raises InputError listing every problem."""
     problems: list[Problem] = []
+    if isinstance(stdin_text, bytes):
+        stdin_text = decode_text(STDIN_NAME, stdin_text, problems) or ""
     with _no_gc():
         docs = iter_documents(paths, stdin_text, problems)
         decoded, ignored, issues = check_and_decode(docs, problems)
@@ -45,6 +50,14 @@ def load_input(paths: Sequence[str], stdin_text: str | None = None) -> ClusterIn
             return decoded.cluster_input(ignored)
     raise_problems(problems, issues, stdin_text)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_not_empty(ci: ClusterInput, paths: Sequence[str]) -> None:
+    """A whole input without a Node and without a Pod is bad input (spec/contract.md): a CI gate
+    fed a failed snapshot (an empty file, empty stdin, only other kinds) must not pass. It is
+    named by the first PATH (`-` for standard input)."""
+    if not ci.nodes and not ci.pods:
+        raise InputError([Problem(paths[0] if paths else "-", "no Node and no Pod found in the input")])
 
 
 @contextmanager

@@ -21,7 +21,8 @@ import orjson
 from podgroup_plan.loading.decode_meta import DEFAULT_NAMESPACE, Report, timestamp
 from podgroup_plan.loading.decode_nodes import normalized_image
 from podgroup_plan.loading.decode_priorities import PriorityTable
-from podgroup_plan.loading.decode_quantities import in_units, quantities, unit
+from podgroup_plan.loading.decode_quantities import check_total, in_units, quantities, unit
+from podgroup_plan.model.quantity import MAX_INT64
 from podgroup_plan.loading.decode_scheduling import affinity, spread_constraint, toleration
 from podgroup_plan.loading.files import Document
 from podgroup_plan.model.objects import (
@@ -149,8 +150,8 @@ def pod_requests(spec: Mapping, report: Report) -> tuple[dict[str, int], int, in
         extra = quantities(overhead, ("spec", "overhead"), report)
         _add(total, extra)
         _add(non_zero, {k: v for k, v in extra.items() if k in (CPU, MEMORY)})
-    requests = {name: v for name, v in in_units(total).items() if v}
-    return requests, unit(CPU, non_zero[CPU]), unit(MEMORY, non_zero[MEMORY])
+    requests = {name: v for name, v in check_total(in_units(total), ("spec",), report).items() if v}
+    return requests, min(unit(CPU, non_zero[CPU]), MAX_INT64), min(unit(MEMORY, non_zero[MEMORY]), MAX_INT64)
 
 
 def host_ports(spec: Mapping) -> tuple[HostPort, ...]:

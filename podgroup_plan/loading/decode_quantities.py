@@ -11,7 +11,8 @@ from typing import Mapping
 
 from podgroup_plan.loading.decode_meta import Report
 from podgroup_plan.model.objects import CPU
-from podgroup_plan.model.quantity import parse_quantity
+from podgroup_plan.errors import shorten
+from podgroup_plan.model.quantity import MAX_INT64, parse_quantity
 
 # Amounts are kept in nano-units while they are summed: exact integers for every suffix down to
 # `n` (Fraction only for rarer, finer amounts such as 1e-12), and integer arithmetic is many times
@@ -55,7 +56,31 @@ def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str,
             report(path + (name,), str(e))
             continue
         if a < 0:
-            report(path + (name,), f"must be greater than or equal to 0, got {raw}")
+            report(path + (name,), f"must be greater than or equal to 0, got {shorten(str(raw))}")
+            continue
+        if unit(name, a) > MAX_INT64:
+            report(path + (name,), too_large(name, f'"{shorten(str(raw))}"'))
             continue
         out[name] = a
+    return out
+
+
+def too_large(name: str, what: str) -> str:
+    """The problem of an amount past kube-scheduler's int64 accessors (model.quantity)."""
+    if name == CPU:
+        return (f"{what} is too large: kube-scheduler counts cpu in millicores in a 64-bit "
+                f"integer, at most {MAX_INT64}m")
+    return (f"{what} is too large: kube-scheduler counts {name} in a 64-bit integer, "
+            f"at most {MAX_INT64}")
+
+
+def check_total(total: Mapping[str, int], path: tuple, report: Report) -> dict[str, int]:
+    """A pod's summed request in scheduler units; an amount that each container keeps within
+    int64 can still overflow in the sum (upstream would wrap it): reported and dropped."""
+    out = {}
+    for name, value in total.items():
+        if value > MAX_INT64:
+            report(path, too_large(name, f"the pod's total {name} request ({value})"))
+        else:
+            out[name] = value
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -169,7 +170,9 @@ class Issue(NamedTuple):
 def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Problem]]:
     """The files to read: each PATH in the order given, folders walked recursively in sorted
     order, keeping `.yaml`/`.yml`/`.json` files and skipping hidden entries (`.git`, ...).
-    A file named twice is read once."""
+    A file named twice is read once. A subfolder that cannot be listed and an entry of a folder
+    that is not a regular file (a named pipe would block the run) are problems, not silence; a
+    PATH named on the command line may be a pipe (`simulate <(kubectl get pods -o yaml)`)."""
     files: list[str] = []
     problems: list[Problem] = []
     seen: set[str] = set()
@@ -184,8 +187,10 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Problem]]:
         if path == STDIN:
             add(path)
         elif os.path.isdir(path):
-            found = sorted(_walk(path))
-            if not found:
+            walked: list[Problem] = []
+            found = sorted(_walk(path, walked))
+            problems += walked
+            if not found and not walked:
                 problems.append(Problem(path, "folder holds no .yaml, .yml or .json files"))
             for f in found:
                 add(f)
@@ -196,12 +201,46 @@ def expand_paths(paths: Sequence[str]) -> tuple[list[str], list[Problem]]:
     return files, problems
 
 
-def _walk(folder: str) -> Iterable[str]:
-    for root, dirs, names in os.walk(folder):
+def _walk(folder: str, problems: list[Problem]) -> Iterable[str]:
+    def unreadable(err: OSError) -> None:
+        problems.append(Problem(err.filename or folder, f"cannot read folder: {err.strerror or err}"))
+
+    for root, dirs, names in os.walk(folder, onerror=unreadable):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in names:
             if not name.startswith(".") and name.endswith(MANIFEST_SUFFIXES):
-                yield os.path.join(root, name)
+                path = os.path.join(root, name)
+                what = _not_regular(path)
+                if what:
+                    problems.append(Problem(path, f"not a regular file ({what}); a folder is read "
+                                                  "for regular files only"))
+                else:
+                    yield path
+
+
+def _not_regular(path: str) -> str | None:
+    """What `path` is when it is not a regular file (following symlinks), else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # a dangling link or a race: reading it reports the error
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name the same file (links followed)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 # --- files -> documents ------------------------------------------------------------------------
@@ -243,12 +282,19 @@ def read_file(path: str, problems: list[Problem]) -> Iterator[Document]:
     except OSError as e:
         problems.append(Problem(path, f"cannot read: {e.strerror or e}"))
         return
+    text = decode_text(path, data, problems)
+    if text is not None:
+        yield from _yaml_documents(path, text, problems)
+
+
+def decode_text(name: str, data: bytes, problems: list[Problem]) -> str | None:
+    """A file's bytes as text (UTF-8, a byte-order mark allowed), or None with a problem."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        problems.append(Problem(path, f"not UTF-8 text (byte {e.start})"))
-        return
-    yield from _yaml_documents(path, text, problems)
+        line = data.count(b"\n", 0, e.start) + 1
+        problems.append(Problem(name, f"not UTF-8 text (byte {e.start})", line=line))
+        return None
 
 
 def read_text(name: str, text: str, problems: list[Problem]) -> Iterator[Document]:
@@ -270,8 +316,11 @@ def _mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Docum
     a 750 MB dump does not stay resident while it is decoded."""
     try:
         with open(path, "rb") as fh:
-            if os.fstat(fh.fileno()).st_size == 0:
-                data: bytes | mmap.mmap = b""
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode):  # a pipe (`<(kubectl get ... -o json)`): no map
+                data: bytes | mmap.mmap = fh.read()
+            elif info.st_size == 0:
+                data = b""
             else:
                 data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError) as e:
@@ -343,7 +392,10 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
     release = getattr(data, "madvise", None) if hasattr(mmap, "MADV_DONTNEED") else None
     released = 0
     p, count, line, counted = head.end(), 0, 1, 0
-    while data[p] == _OPEN:
+    size = len(data)
+    # A dump cut short (a truncated download, a full disk) ends anywhere: every look at the
+    # next byte checks the end first; the whole-file parse then reports where the JSON broke.
+    while p < size and data[p] == _OPEN:
         line_start = data.rfind(b"\n", 0, p) + 1
         indent = data[line_start:p]
         if indent.strip():
@@ -371,10 +423,10 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
         yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
         count += 1
         p = _SPACE.match(data, end).end()
-        if data[p] != _COMMA:
+        if p >= size or data[p] != _COMMA:
             break
         p = _SPACE.match(data, p + 1).end()
-    if data[p] != _CLOSE:
+    if p >= size or data[p] != _CLOSE:
         raise _NotStreamable
     try:  # the rest of the envelope must be JSON too
         orjson.loads(data[: head.end()] + data[p:])

@@ -9,8 +9,12 @@ import sample_plans
 from podgroup_plan import cli
 from podgroup_plan.cli import ProgressBar, app
 from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.model.objects import Node
 
 REAL_LOAD = cli._load
+# The loader stand-ins return a cluster with one node: an input with no Node and no Pod is
+# bad input (contract.md), which test_cli_robustness.py covers.
+ONE_NODE = Node(name="n", labels={}, taints=(), unschedulable=False, allocatable={}, images=())
 
 
 def run(runner, *args, **kw):
@@ -105,7 +109,7 @@ def test_diff_loads_both_configs(runner, monkeypatch, engine):
     from podgroup_plan.model.objects import ClusterInput
 
     monkeypatch.setattr(cli, "_load", REAL_LOAD)
-    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(), raising=False)
+    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     loaded = []
 
     def load_scheduler_config(path):
@@ -128,7 +132,7 @@ def loader(monkeypatch):
     from podgroup_plan import loading
     from podgroup_plan.model.objects import ClusterInput
 
-    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(), raising=False)
+    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)
     monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"path": path}, raising=False)
     monkeypatch.setattr(cli, "_check_config", lambda cluster, config, gates: None)

@@ -9,8 +9,12 @@ import sample_plans
 from podgroup_plan import cli
 from podgroup_plan.cli import app
 from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.model.objects import Node
 
 REAL_LOAD = cli._load
+# The loader stand-ins return a cluster with one node: an input with no Node and no Pod is
+# bad input (contract.md), which test_cli_robustness.py covers.
+ONE_NODE = Node(name="n", labels={}, taints=(), unschedulable=False, allocatable={}, images=())
 
 
 def run(runner, *args, **kw):
@@ -247,13 +251,13 @@ def test_dash_reads_standard_input(runner, monkeypatch, engine):
 
     def load_input(paths, stdin_text=None):
         seen.update(paths=paths, stdin=stdin_text)
-        return ClusterInput()
+        return ClusterInput(nodes=(ONE_NODE,))
 
     monkeypatch.setattr(loading, "load_input", load_input, raising=False)
     monkeypatch.setattr(cli, "_load", REAL_LOAD)  # the real one, over a fake loader
     result = run(runner, "simulate", "-", "-o", "json", input="kind: Node\n")
     assert result.exit_code == 0, result.stderr
-    assert seen == {"paths": ["-"], "stdin": "kind: Node\n"}
+    assert seen == {"paths": ["-"], "stdin": b"kind: Node\n"}
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
@@ -262,7 +266,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
     from podgroup_plan.model.objects import ClusterInput
 
     seen = []
-    monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None: ClusterInput(),
+    monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)),
                         raising=False)
     monkeypatch.setattr(plan_module, "plan", lambda c, s, g, progress=None:
                         seen.append(progress) or sample_plans.feasible())

@@ -191,7 +191,7 @@ def test_missing_paths_and_empty_folders(manifests):
 
 def test_not_utf8(manifests):
     (manifests.root / "bin.yaml").write_bytes(b"a: \xff\n")
-    assert read("bin.yaml")[1] == ["bin.yaml: not UTF-8 text (byte 3)"]
+    assert read("bin.yaml")[1] == ["bin.yaml:1: not UTF-8 text (byte 3)"]
 
 
 def test_yaml_features_manifests_use(manifests):

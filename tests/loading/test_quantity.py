@@ -107,7 +107,10 @@ SUFFIXES = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "m": Fraction(1, 1000),
 
 @given(st.integers(min_value=0, max_value=10**12), st.sampled_from(sorted(SUFFIXES)))
 def test_integer_with_suffix(n, suffix):
-    assert parse_quantity(f"{n}{suffix}") == n * SUFFIXES[suffix]
+    expected = n * SUFFIXES[suffix]
+    if suffix.endswith("i"):  # ParseQuantity caps binarySI amounts at 2^63-1
+        expected = min(expected, 2**63 - 1)
+    assert parse_quantity(f"{n}{suffix}") == expected
 
 
 @given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=999))
