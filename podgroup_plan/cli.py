@@ -17,7 +17,6 @@ This module is an edge (design.md): it reads files and flags, calls `plan()`, an
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import time
 import threading
@@ -27,17 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 import typer
+import typer.core
 
 from podgroup_plan import KUBERNETES_VERSION, __version__
 from podgroup_plan.errors import InputError, Problem
-from podgroup_plan.result import (
-    PREEMPTED,
-    REASON_SCHEDULER_ERROR,
-    REASON_UNSCHEDULABLE,
-    UNSCHEDULABLE,
-    WAITING,
-    PlanResult,
-)
+from podgroup_plan.result import PlanResult
 
 if TYPE_CHECKING:
     from podgroup_plan.model.objects import ClusterInput
@@ -61,6 +54,33 @@ UNNAMED_CONFIG = "<config>"
 PROGRESS_DELAY = 0.5
 # Width of table output when neither COLUMNS nor a terminal says (contract.md).
 DEFAULT_WIDTH = 80
+
+
+def words_of(enum: type[Enum], what: str) -> Callable[[Any], Any]:
+    """An option callback taking one of `enum`'s values (case-insensitive), or a list of them.
+    A wrong word is answered in plain words with the choices (`'xml' is not an output format;
+    use table, json, yaml, markdown or junit`) instead of the parser's `Value error, ...`; the
+    options are typed `str` so that no version of typer converts (and words) them first."""
+
+    def one(value: Any) -> Any:
+        if isinstance(value, enum):
+            return value
+        word = str(value).strip().lower()
+        for member in enum:
+            if member.value == word:
+                return member
+        choices = [m.value for m in enum]
+        raise typer.BadParameter(
+            f"{value!r} is not {what}; use {', '.join(choices[:-1])} or {choices[-1]}")
+
+    def convert(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, (list, tuple)):
+            return [one(v) for v in value]
+        return one(value)
+
+    return convert
 
 
 class Output(str, Enum):
@@ -93,6 +113,34 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+class PlainCommand(typer.core.TyperCommand):
+    """A command whose arguments read as a person writes them: `PATH...` in the usage line and
+    in the help, not typer's `{PATH}...` and `PATH <list[str]>`."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.param_type_name == "argument":
+                _plain_argument(param)
+
+
+def _plain_argument(param: Any) -> None:
+    name = (param.metavar or param.name or "").upper() + ("..." if param.nargs != 1 else "")
+    shown = name if param.required else f"[{name}]"
+    help_text = param.help or ""
+
+    def get_help_record(ctx: Any) -> tuple[str, str]:
+        return name, help_text
+
+    def get_usage_pieces(ctx: Any) -> list[str]:
+        return [shown]
+
+    # Instance attributes win over the class's methods, whatever typer's version composes.
+    param.get_help_record = get_help_record
+    param.get_usage_pieces = get_usage_pieces
+    param.make_metavar = lambda *a, **k: shown
+
 
 # --- options shared by the commands -------------------------------------------------------------
 
@@ -134,24 +182,24 @@ class PodsShown(str, Enum):
     all = "all"
 
 
-@app.command()
+@app.command(cls=PlainCommand)
 def simulate(
     paths: PathsArg,
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
-    output: Annotated[Output, typer.Option(
-        "-o", "--output", case_sensitive=False, metavar="table|json|yaml|markdown|junit",
-        help="Output format.")] = Output.table,
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(Output, "an output format"),
+        metavar="table|json|yaml|markdown|junit", help="Output format.")] = Output.table.value,
     output_file: OutputFileOpt = None,
-    fail_on: Annotated[Optional[list[FailOn]], typer.Option(
-        "--fail-on", case_sensitive=False, show_default=False,
+    fail_on: Annotated[Optional[list[str]], typer.Option(
+        "--fail-on", callback=words_of(FailOn, "a --fail-on condition"), show_default=False,
         metavar="unschedulable|waiting|preemption",
         help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
              "or evicts a pod. Repeatable.")] = None,
-    pods: Annotated[PodsShown, typer.Option(
-        "--pods", case_sensitive=False, metavar="pending|all",
+    pods: Annotated[str, typer.Option(
+        "--pods", callback=words_of(PodsShown, "a choice of pods"), metavar="pending|all",
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
-             "or every pod (all). JSON and YAML always list every pod.")] = PodsShown.pending,
+             "or every pod (all). JSON and YAML always list every pod.")] = PodsShown.pending.value,
     debug: DebugOpt = False,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
@@ -163,7 +211,7 @@ def simulate(
             cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
             result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
         _emit_result(result, output, output_file, pods.value,
-                     configuration_label(scheduler_config, cluster))
+                     configuration_label(scheduler_config, cluster), fail_on or [])
         held = fail_conditions(result, fail_on or [])
         for line in held:
             typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
@@ -181,7 +229,7 @@ def configuration_label(config_file: Path | None, cluster: ClusterInput) -> str:
     return "built-in default"
 
 
-@app.command()
+@app.command(cls=PlainCommand)
 def validate(
     paths: PathsArg,
     scheduler_config: SchedulerConfigOpt = None,
@@ -202,7 +250,7 @@ def validate(
     raise typer.Exit(EXIT_OK)
 
 
-@app.command()
+@app.command(cls=PlainCommand)
 def diff(
     paths: PathsArg,
     config_b: Annotated[Path, typer.Option(
@@ -213,9 +261,10 @@ def diff(
         help="KubeSchedulerConfiguration for plan A (default: the built-in default profile).")]
     = None,
     feature_gates: FeatureGatesOpt = None,
-    output: Annotated[DiffOutput, typer.Option(
-        "-o", "--output", case_sensitive=False, metavar="table|json|markdown",
-        help="Output format.")] = DiffOutput.table,
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(DiffOutput, "a diff output format"),
+        metavar="table|json|markdown",
+        help="Output format.")] = DiffOutput.table.value,
     output_file: OutputFileOpt = None,
     debug: DebugOpt = False,
 ) -> None:
@@ -489,33 +538,11 @@ class DelayedStatus:
 
 
 def fail_conditions(result: PlanResult, fail_on: list[FailOn] | list[str]) -> list[str]:
-    """The `--fail-on` conditions that hold, each as `CONDITION: what holds` (spec/contract.md)."""
-    from podgroup_plan.render.common import plural
+    """The `--fail-on` conditions that hold, each as `CONDITION: what holds` (contract.md;
+    `fail_on.py` decides, object by object, for this and for the JUnit report alike)."""
+    from podgroup_plan.fail_on import held
 
-    held = []
-    wanted = {FailOn(f) for f in fail_on}
-    if FailOn.unschedulable in wanted:
-        pods = [p for p in result.pods if p.status == UNSCHEDULABLE
-                or (p.status != PREEMPTED
-                    and p.reason in (REASON_UNSCHEDULABLE, REASON_SCHEDULER_ERROR))]
-        groups = [g for g in result.pod_groups if g.status == UNSCHEDULABLE]
-        groups += [c for c in result.composite_pod_groups if c.status == UNSCHEDULABLE]
-        if pods or groups:
-            held.append(f"unschedulable: {plural(len(pods), 'pod')} and "
-                        f"{plural(len(groups), 'group')} not placed")
-    if FailOn.waiting in wanted:
-        pods = [p for p in result.pods if p.status == WAITING]
-        groups = [g for g in result.pod_groups if g.status == WAITING]
-        groups += [c for c in result.composite_pod_groups if c.status == WAITING]
-        if pods or groups:
-            held.append(f"waiting: {plural(len(pods), 'pod')} and "
-                        f"{plural(len(groups), 'group')} waiting")
-    if FailOn.preemption in wanted:
-        evicted = {(v.namespace, v.name) for v in result.victims}
-        evicted |= {(p.namespace, p.name) for p in result.pods if p.status == PREEMPTED}
-        if evicted:
-            held.append(f"preemption: the plan evicts {plural(len(evicted), 'pod')}")
-    return held
+    return held(result, [FailOn(f).value for f in fail_on])
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -533,7 +560,8 @@ def _to_terminal(output_file: Path | None) -> bool:
 
 
 def _emit_result(result: PlanResult, output: Output, output_file: Path | None,
-                 pods: str = "pending", configuration: str | None = None) -> None:
+                 pods: str = "pending", configuration: str | None = None,
+                 fail_on: Sequence[FailOn] = ()) -> None:
     if output is Output.table and _to_terminal(output_file):
         from rich.console import Console
 
@@ -542,11 +570,11 @@ def _emit_result(result: PlanResult, output: Output, output_file: Path | None,
         _to_stdout(lambda: print_result(result, Console(highlight=False, width=table_width()),
                                         pods=pods, configuration=configuration))
         return
-    _write(_render_result(result, output, pods, configuration), output_file)
+    _write(_render_result(result, output, pods, configuration, fail_on), output_file)
 
 
 def _render_result(result: PlanResult, output: Output, pods: str = "pending",
-                   configuration: str | None = None) -> str:
+                   configuration: str | None = None, fail_on: Sequence[FailOn] = ()) -> str:
     if output is Output.json:
         from podgroup_plan.render.json_yaml import render_json
         return render_json(result.to_dict())
@@ -558,7 +586,7 @@ def _render_result(result: PlanResult, output: Output, pods: str = "pending",
         return render_markdown(result, pods=pods, configuration=configuration)
     if output is Output.junit:
         from podgroup_plan.render.junit import render_junit
-        return render_junit(result)
+        return render_junit(result, [f.value for f in fail_on])
     from podgroup_plan.render.table import render_table
     return render_table(result, width=table_width(), pods=pods, configuration=configuration)
 

@@ -1,20 +1,26 @@
 """The `simulate -o junit` rendering: JUnit XML (the Jenkins / Maven Surefire format) for CI
 systems that show test reports.
 
-One test case per PodGroup, per CompositePodGroup and per pending pod that is in no group. A case
-fails (`<failure>`, with kube-scheduler's message) when the object is not `Scheduled`; a pod that
-no profile schedules (`Ignored`) is `<skipped>`, since it belongs to another scheduler. Times are
-always 0 so that the document is byte-identical across runs.
+One test case per PodGroup, per CompositePodGroup, and per pending pod (in a group or not,
+`Waiting` ones included) and per pod the plan evicts. A case fails (`<failure>`, with
+kube-scheduler's message) exactly when its object makes one of the `--fail-on` conditions hold
+(`fail_on.py`, which also decides the exit code); without `--fail-on` every condition counts.
+Any other object that did not end `Scheduled` (a Waiting pod under `--fail-on unschedulable`, a
+pod of another scheduler) is `<skipped>` with its status and message, so the report still says
+what happened to it. Times are always 0 so that the document is byte-identical across runs.
 """
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from typing import Iterable
 
 from podgroup_plan import KUBERNETES_VERSION, __version__
+from podgroup_plan.fail_on import CONDITIONS, group_conditions, pod_conditions
 from podgroup_plan.render import common
-from podgroup_plan.result import IGNORED, SCHEDULED, PlanResult
+from podgroup_plan.render.layout import natural_ref_key
+from podgroup_plan.result import SCHEDULED, PlanResult, PodResult
 
 SUITE_PREFIX = "podgroup-plan"
 
@@ -36,57 +42,77 @@ class Case:
     text: str = ""
 
 
-def _group_cases(result: PlanResult) -> list[Case]:
+def _by_name(items: Iterable) -> list:
+    return sorted(items, key=lambda x: natural_ref_key(x.namespace, x.name))
+
+
+def _outcome(conditions: list[str], wanted: frozenset[str], status: str) -> str:
+    if any(c in wanted for c in conditions):
+        return "failure"
+    return "passed" if status == SCHEDULED else "skipped"
+
+
+def _group_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
     members = common.group_members(result)
     evicted_by = common.preemptors(result)
     cases = []
-    for g in result.pod_groups:
+    for g in _by_name(result.pod_groups):
         classname = f"PodGroup.{g.namespace}"
-        if g.status == SCHEDULED:
+        outcome = _outcome(group_conditions(g), wanted, g.status)
+        if outcome == "passed":
             cases.append(Case(classname, g.name, "passed"))
             continue
         mine = members.get((g.namespace, g.name), [])
         detail = common.group_detail(g, mine) or ""
         lines = [f"PodGroup {common.ref(g.namespace, g.name)} is {g.status}"
-                 f" ({g.scheduled_pods} of {g.scheduled_pods + g.pending_pods} pods running,"
-                 f" minCount {g.min_count}).", detail]
+                 f" ({g.scheduled_pods} of minCount {g.min_count} pods scheduled,"
+                 f" {g.pending_pods} pending).", detail]
+        lines += [f"condition {c.type}={c.status} ({c.reason})" + (f": {c.message}" if c.message else "")
+                  for c in g.conditions]
         for pod in mine:
             if pod.status != SCHEDULED:
                 why = common.pod_detail(pod, evicted_by)
                 lines.append(f"pod {pod.name}: {pod.status}" + (f": {why}" if why else ""))
-        cases.append(Case(classname, g.name, "failure", g.status,
-                          f"{g.status}: {detail}" if detail else g.status,
+        message = f"{g.status}: {detail}" if detail else g.status
+        cases.append(Case(classname, g.name, outcome, g.status, message,
                           "\n".join(x for x in lines if x)))
     return cases
 
 
-def _composite_cases(result: PlanResult) -> list[Case]:
+def _composite_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
     cases = []
-    for c in result.composite_pod_groups:
+    for c in _by_name(result.composite_pod_groups):
         classname = f"CompositePodGroup.{c.namespace}"
-        if c.status == SCHEDULED:
+        outcome = _outcome(group_conditions(c), wanted, c.status)
+        if outcome == "passed":
             cases.append(Case(classname, c.name, "passed"))
         else:
             msg = f"{c.status}: {c.message}" if c.message else c.status
-            cases.append(Case(classname, c.name, "failure", c.status, msg, msg))
+            cases.append(Case(classname, c.name, outcome, c.status, msg, msg))
     return cases
 
 
-def _pod_cases(result: PlanResult) -> list[Case]:
+def _pod_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
+    """Every pod of the result (pending ones and evicted ones), and any victim it lacks."""
+    evicted_by = common.preemptors(result)
+    pods = list(result.pods)
+    listed = {(p.namespace, p.name) for p in pods}
+    pods += [PodResult(v.namespace, v.name, v.pod_group, "Preempted", node=v.node)
+             for v in result.victims if (v.namespace, v.name) not in listed]
     cases = []
-    for p in common.pending_pods(result):
-        if p.pod_group is not None:
-            continue
+    for p in _by_name(pods):
         classname = f"Pod.{p.namespace}"
-        detail = common.pod_detail(p) or ""
-        if p.status == SCHEDULED:
+        outcome = _outcome(pod_conditions(p), wanted, p.status)
+        if outcome == "passed":
             cases.append(Case(classname, p.name, "passed"))
-        elif p.status == IGNORED:
-            cases.append(Case(classname, p.name, "skipped", message=f"{IGNORED}: {detail}"))
-        else:
-            msg = f"{p.status}: {detail}" if detail else p.status
-            text = msg + (f"\nnominated node: {p.nominated_node}" if p.nominated_node else "")
-            cases.append(Case(classname, p.name, "failure", p.reason or p.status, msg, text))
+            continue
+        detail = common.pod_detail(p, evicted_by) or ""
+        msg = f"{p.status}: {detail}" if detail else p.status
+        extra = [f"PodGroup: {p.pod_group}" if p.pod_group else "",
+                 f"node: {p.node}" if p.node else "",
+                 f"nominated node: {p.nominated_node}" if p.nominated_node else ""]
+        text = "\n".join([msg] + [x for x in extra if x])
+        cases.append(Case(classname, p.name, outcome, p.reason or p.status, msg, text))
     return cases
 
 
@@ -122,11 +148,13 @@ def _suite(parent: ET.Element, name: str, cases: list[Case], result: PlanResult)
                                     [f"- {n}" for n in result.notes]))
 
 
-def render_junit(result: PlanResult) -> str:
-    suites = [("PodGroups", _group_cases(result))]
+def render_junit(result: PlanResult, fail_on: Iterable[str] | None = None) -> str:
+    """`fail_on`: the `--fail-on` conditions given (None or empty: every condition)."""
+    wanted = frozenset(str(getattr(c, "value", c)) for c in (fail_on or ())) or frozenset(CONDITIONS)
+    suites = [("PodGroups", _group_cases(result, wanted))]
     if result.composite_pod_groups:
-        suites.append(("CompositePodGroups", _composite_cases(result)))
-    suites.append(("Pods", _pod_cases(result)))
+        suites.append(("CompositePodGroups", _composite_cases(result, wanted)))
+    suites.append(("Pods", _pod_cases(result, wanted)))
     every = [c for _, cases in suites for c in cases]
     root = ET.Element("testsuites", {
         "name": SUITE_PREFIX,

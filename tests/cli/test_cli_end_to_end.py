@@ -99,7 +99,8 @@ def test_simulate_junit_and_markdown(tmp_path):
     target = tmp_path / "report.xml"
     assert run("simulate", MANIFESTS, "-o", "junit", "--output-file", target).exit_code == 0
     root = ET.parse(target).getroot()
-    assert int(root.get("tests")) == 3 and int(root.get("failures")) == 1  # job-a, job-b, web
+    # groups job-a, job-b; pods web, job-a-0, job-a-1, job-b-0, job-b-1 (job-b's fail)
+    assert int(root.get("tests")) == 7 and int(root.get("failures")) == 3
     xmlschema = pytest.importorskip("xmlschema")
     xmlschema.XMLSchema(str(HERE.parent / "render" / "junit.xsd")).validate(str(target))
     md = run("simulate", MANIFESTS, "-o", "markdown")

@@ -58,15 +58,50 @@ def test_counts_add_up(make):
         assert int(root.get(key)) == value
 
 
-def test_one_case_per_group_and_single_pending_pod():
+def test_one_case_per_group_and_every_pod():
     root = ET.fromstring(render_junit(sample_plans.mixed()))
     got = cases(root)
-    assert set(got) == {
-        ("PodGroup.ml", "infer"), ("PodGroup.ml", "train-a"), ("PodGroup.ml", "train-b"),
-        ("Pod.default", "batch-x"), ("Pod.default", "other-sched"), ("Pod.default", "web-1"),
-    }  # grouped pods and the evicted (running) pod are not cases of their own
+    plan = sample_plans.mixed()
+    assert set(got) == {(f"PodGroup.{g.namespace}", g.name) for g in plan.pod_groups} | \
+        {(f"Pod.{p.namespace}", p.name) for p in plan.pods}
     assert list(got[("PodGroup.ml", "train-a")]) == []
     assert list(got[("Pod.default", "web-1")]) == []
+    # Waiting pods (of a group that has too few pods) fail like their group
+    assert got[("Pod.ml", "infer-0")].find("failure").get("type") == "Waiting"
+    assert got[("Pod.default", "low-1")].find("failure").get("message") == \
+        "Preempted: preempted by PodGroup ml/train-a"
+
+
+def test_pods_waiting_for_a_missing_group_are_cases():
+    got = cases(ET.fromstring(render_junit(sample_plans.only_waiting())))
+    failure = got[("Pod.default", "w-0")].find("failure")
+    assert failure.get("message") == "Waiting: pod group default/missing not found"
+
+
+def failing(xml: str) -> set:
+    return {key for key, case in cases(ET.fromstring(xml)).items() if case.find("failure") is not None}
+
+
+@pytest.mark.parametrize("make", SAMPLES + [sample_plans.preempted_group], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fail_on", [["unschedulable"], ["waiting"], ["preemption"],
+                                     ["unschedulable", "waiting"], ["waiting", "preemption"],
+                                     ["unschedulable", "waiting", "preemption"]],
+                         ids=lambda f: "+".join(f))
+def test_cases_fail_exactly_when_fail_on_would(make, fail_on):
+    from podgroup_plan.cli import fail_conditions
+
+    plan = make()
+    assert bool(failing(render_junit(plan, fail_on))) == bool(fail_conditions(plan, fail_on))
+
+
+def test_without_fail_on_every_condition_counts():
+    plan = sample_plans.mixed()
+    every = ["unschedulable", "waiting", "preemption"]
+    assert render_junit(plan) == render_junit(plan, every)
+    only = failing(render_junit(plan, ["unschedulable"]))
+    assert ("Pod.ml", "infer-0") not in only and ("Pod.ml", "train-b-0") in only
+    skipped = cases(ET.fromstring(render_junit(plan, ["unschedulable"])))[("Pod.ml", "infer-0")]
+    assert skipped.find("skipped").get("message").startswith("Waiting: ")
 
 
 def test_failures_carry_the_scheduler_message():
@@ -90,7 +125,9 @@ def test_ignored_pod_is_skipped_not_failed():
 
 def test_composite_groups_are_cases_too():
     got = cases(ET.fromstring(render_junit(sample_plans.with_composite())))
-    assert got[("CompositePodGroup.ml", "loop")].find("failure").get("type") == "Invalid"
+    # Invalid is no --fail-on condition of its own: reported, not failed
+    assert got[("CompositePodGroup.ml", "loop")].find("skipped").get("message") == \
+        "Invalid: composite pod group hierarchy has a cycle"
     assert list(got[("CompositePodGroup.ml", "job")]) == []
 
 

@@ -1,0 +1,54 @@
+"""Help and usage errors read as a person writes them: no internal types, no library wording."""
+import pytest
+
+from podgroup_plan.cli import app
+
+
+def run(runner, *args):
+    return runner.invoke(app, list(args), env={"COLUMNS": "100"})
+
+
+@pytest.mark.parametrize("command", ["simulate", "validate", "diff"])
+def test_help_names_paths_plainly(runner, command):
+    out = run(runner, command, "--help").stdout
+    assert f"Usage: podgroup-plan {command} [OPTIONS] PATH..." in out
+    assert "\n  PATH...  Manifest files or folders" in out
+    assert "list[str]" not in out and "{PATH}" not in out and "<" not in out
+
+
+def test_simulate_help_lists_the_choices(runner):
+    out = run(runner, "simulate", "--help").stdout
+    for flag in ("-o, --output table|json|yaml|markdown|junit", "--fail-on unschedulable|waiting|preemption",
+                 "--pods pending|all"):
+        assert flag in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "x", "-o", "xml"],
+     "Invalid value for '-o' / '--output': 'xml' is not an output format; use table, json, yaml, "
+     "markdown or junit"),
+    (["simulate", "x", "--fail-on", "bogus"],
+     "Invalid value for '--fail-on': 'bogus' is not a --fail-on condition; use unschedulable, "
+     "waiting or preemption"),
+    (["simulate", "x", "--pods", "some"],
+     "Invalid value for '--pods': 'some' is not a choice of pods; use pending or all"),
+    (["diff", "x", "--config-b", "b.yaml", "-o", "yaml"],
+     "Invalid value for '-o' / '--output': 'yaml' is not a diff output format; use table, json or "
+     "markdown"),
+    (["simulate"], "Missing argument 'PATH'."),
+])
+def test_usage_errors(runner, args, message):
+    result = run(runner, *args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.split())
+    assert "Value error" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_choices_are_case_insensitive(runner, monkeypatch):
+    from podgroup_plan import cli
+
+    seen = {}
+    monkeypatch.setattr(cli, "_load", lambda *a: (_ for _ in ()).throw(SystemExit(0)))
+    monkeypatch.setattr(cli, "_emit_result", lambda *a, **k: seen.setdefault("args", a))
+    result = run(runner, "simulate", "x", "-o", "JSON", "--pods", "All", "--fail-on", "Waiting")
+    assert result.exit_code == 0  # parsed without a usage error (then stopped before loading)
