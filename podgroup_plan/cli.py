@@ -17,6 +17,7 @@ This module is an edge (design.md): it reads files and flags, calls `plan()`, an
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import time
 import threading
