@@ -34,6 +34,7 @@ from yaml.events import (
 )
 
 from podgroup_plan.errors import Problem
+from podgroup_plan.loading.aliases import aliasing_problem
 
 try:  # libyaml: a C parser; the constructor (dicts, lists) stays PyYAML's own.
     _BaseLoader = yaml.CSafeLoader
@@ -582,9 +583,12 @@ class _EventBuilder:
             value = self._sequence(ev, lines=False)
         elif kind is AliasEvent:
             try:
-                return self.anchors[ev.anchor]
+                value = self.anchors[ev.anchor]
             except KeyError:
                 raise _Unusual from None
+            if isinstance(value, (dict, list)):
+                raise _Unusual  # an aliased collection: the node path applies the alias budget
+            return value
         else:  # pragma: no cover - the parser sends nothing else inside a document
             raise _Unusual
         if ev.anchor is not None:
@@ -620,6 +624,10 @@ def _node_documents(path: str, text: str, problems: list[Problem], skip: int = 0
             node = loader.get_node()
             document += 1
             if document <= skip:
+                continue
+            refused = aliasing_problem(node)
+            if refused:  # an alias bomb: refused as kubectl's decoder refuses it
+                problems.append(Problem(path, f"invalid YAML: {refused}", line=node.start_mark.line + 1))
                 continue
             memo: dict[int, Any] = {}
             value = loader.construct(node, memo)

@@ -309,3 +309,18 @@ def test_a_huge_scalar_is_cut_in_the_message(tmp_path):
     assert result.exit_code == 2
     assert len(result.stderr) < 500
     assert "characters cut" in result.stderr and "invalid quantity" in result.stderr
+
+
+# --- alias bombs ------------------------------------------------------------------------------------
+
+def test_alias_bomb_is_refused_as_kubectl_refuses_it(tmp_path):
+    levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        levels.append(f"{name}: &{name} [{', '.join(['*' + prev] * 9)}]")
+    bomb = "".join(f"  {line}\n" for line in levels)  # 9^9 strings in under 500 bytes
+    (tmp_path / "m.yaml").write_text(
+        NODE + "---\n" + POD.replace("spec:\n", "spec:\n" + bomb) +
+        "  tolerations: *i\n")
+    result = run("simulate", tmp_path / "m.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == f"{tmp_path / 'm.yaml'}:7: invalid YAML: document contains excessive aliasing\n"
