@@ -15,6 +15,7 @@ from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
 from podgroup_plan.result import (
     IGNORED,
+    PREEMPTED,
     SCHEDULED,
     UNSCHEDULABLE,
     WAITING,
@@ -24,7 +25,9 @@ from podgroup_plan.result import (
     PlanResult,
     PodGroupResult,
     PodResult,
+    Preemptor,
     Summary,
+    VictimResult,
 )
 from podgroup_plan.plugins.gang_scheduling import required_count
 from podgroup_plan.state.cluster import ClusterState
@@ -41,6 +44,9 @@ class Recorder:
         self.group_ever_scheduled: set[tuple[str, str]] = set()
         self.waiting_groups: dict[tuple[str, str], str] = {}
         self.ignored_groups: set[tuple[str, str]] = set()
+        self.victims: dict[tuple[str, str], VictimResult] = {}
+        # group key -> the DisruptionTarget message of its latest eviction
+        self.evicted_groups: dict[tuple[str, str], str] = {}
 
     # ----- what happened -----------------------------------------------------------------
 
@@ -62,8 +68,18 @@ class Recorder:
     def scheduled(self, pod: Pod, node: int) -> None:
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED, node=self.state.node_names[node])
 
-    def unschedulable(self, pod: Pod, reason: str, message: str) -> None:
-        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE, reason=reason, message=message)
+    def unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
+        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE, reason=reason,
+                                       message=message, nominated_node=nominated_node)
+
+    def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> None:
+        """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
+        kube-scheduler writes on the victim."""
+        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED, node=node,
+                                       reason=None, message=message)
+        self.victims[pod.key] = VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor)
+        if pod.pod_group:
+            self.evicted_groups[(pod.namespace, pod.pod_group)] = message
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         self.group_outcome[group.key] = (reason, message)
@@ -84,7 +100,7 @@ class Recorder:
             pods_scheduled=sum(p.status == SCHEDULED for p in pods),
             pods_unschedulable=sum(p.status == UNSCHEDULABLE for p in pods),
             pods_waiting=sum(p.status == WAITING for p in pods),
-            pods_preempted=0,
+            pods_preempted=sum(p.status == PREEMPTED for p in pods),
             pod_groups_scheduled=sum(g.status == SCHEDULED for g in groups),
             pod_groups_unschedulable=sum(g.status == UNSCHEDULABLE for g in groups),
             pod_groups_waiting=sum(g.status == WAITING for g in groups),
@@ -94,7 +110,7 @@ class Recorder:
             pods=pods,
             pod_groups=groups,
             composite_pod_groups=composites,
-            victims=(),
+            victims=tuple(self.victims[k] for k in sorted(self.victims)),
             notes=tuple(self._notes(frameworks, pods, groups)),
             scheduler_names=tuple(sorted(frameworks)),
             owner_parents=dict(self.cluster.owner_parents),
@@ -122,9 +138,15 @@ class Recorder:
             new = Condition(ctype, "True" if reason == "Scheduled" else "False", reason, message)
             if not (already_true and new.status != "True"):
                 conditions = [c for c in conditions if c.type != ctype] + [new]
+        evicted = self.evicted_groups.get(group.key)
+        if evicted is not None:
+            conditions = [c for c in conditions if c.type != "DisruptionTarget"] + [
+                Condition("DisruptionTarget", "True", "PreemptionByScheduler", evicted)]
         now_true = any(c.type == ctype and c.status == "True" for c in conditions)
         if not gate_enabled(self.gates, "GenericWorkload"):
             status = IGNORED  # the scheduler knows no PodGroups: its pods went on their own
+        elif evicted is not None and placed == 0:
+            status = PREEMPTED  # every member that ran was evicted by the plan
         elif now_true or group.key in self.group_ever_scheduled:
             status = SCHEDULED
         elif outcome is not None:
@@ -205,12 +227,6 @@ class Recorder:
             notes.add(
                 "CompositePodGroup trees were not applied (hierarchical scheduling is not implemented "
                 "yet): each PodGroup was scheduled on its own"
-            )
-        failed = sum(p.status == "Unschedulable" and p.reason == "Unschedulable" for p in pods)
-        if failed:
-            notes.add(
-                f"preemption was not tried for {failed} unschedulable pod(s) (preemption is not "
-                "implemented yet): nothing was evicted, and messages carry no 'preemption:' part"
             )
         if self.cluster.ignored_kinds:
             notes.add(ignored_kinds_note(self.cluster.ignored_kinds))

@@ -2,11 +2,16 @@
 
 Each pass gives every entity still pending one scheduling cycle against the cluster as earlier
 cycles of the pass left it: the single-pod algorithm for a lone pod, the PodGroup cycle for a
-group. A successful cycle binds; the plan ends after a pass that binds nothing.
+group. A successful cycle binds. A failed one runs its PostFilter (DefaultPreemption for a lone
+pod, workload-aware preemption for a group): victims are evicted from the cluster at once, the
+preemptor is nominated and retried in the next pass. The plan ends after a pass that binds and
+evicts nothing; it terminates because every eviction serves a strictly higher priority and an
+evicted pod never comes back.
 """
 from __future__ import annotations
 
 import gc
+from dataclasses import replace
 from typing import Callable, Mapping
 
 from podgroup_plan.controllers import expand as expand_controllers
@@ -16,11 +21,22 @@ from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code
-from podgroup_plan.model.objects import ClusterInput, Pod
+from podgroup_plan.framework.status import Status
+from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity, build_queue
-from podgroup_plan.result import PlanResult
-from podgroup_plan.scheduling.pod_group import GroupCycleResult, schedule_pod_group, validate_pod_group
+from podgroup_plan.result import PlanResult, Preemptor
+from podgroup_plan.scheduling.nominated import Nominator, seed
+from podgroup_plan.scheduling.pod_group import (
+    POD_GROUP_IS_UNSCHEDULABLE,
+    GroupCycleResult,
+    schedule_pod_group,
+    validate_pod_group,
+)
+from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
+from podgroup_plan.scheduling.preemption.default_preemption import post_filter
+from podgroup_plan.scheduling.preemption.pod_group_preemption import pod_group_post_filter
+from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.state.cluster import ClusterState
 
@@ -67,7 +83,7 @@ def plan(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _Passes(state, frameworks, gates, record, running).run(entities, progress)
+        _Passes(state, frameworks, gates, record, cluster, live).run(entities, progress)
     finally:
         if collecting:
             gc.enable()
@@ -78,17 +94,28 @@ class _Passes:
     """Runs scheduling cycles over the queue until a pass binds nothing."""
 
     def __init__(self, state: ClusterState, frameworks: Mapping[str, Framework], gates: Mapping[str, bool],
-                 record: Recorder, running: list[Pod]):
+                 record: Recorder, cluster: ClusterInput, live: list[Pod]):
         self.state = state
         self.frameworks = frameworks
         self.record = record
         self.preemption_policy_gate = gate_enabled(gates, "PodGroupPreemptionPolicy")
-        # Members of each group placed so far (running ones, then those this plan binds).
-        self.members_placed: dict[tuple[str, str], list[Pod]] = {}
-        for pod in running:
+        # Every live member of each group; which of them are placed is read from the cluster
+        # state, so a binding, an eviction or a rolled-back trial can never leave it stale.
+        self.members: dict[tuple[str, str], list[Pod]] = {}
+        for pod in live:
             if pod.pod_group:
-                self.members_placed.setdefault((pod.namespace, pod.pod_group), []).append(pod)
-        # state.version at the last eviction (none yet: preemption is not implemented)
+                self.members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
+        running = [p for p in live if p.is_running]
+        self.nominator = Nominator()
+        seed(self.nominator, (p for p in live if not p.is_running), state)
+        for fwk in frameworks.values():
+            fwk.nominator = self.nominator
+        self.preemption = PreemptionContext(
+            Hierarchy(cluster, gates),
+            Budgets(cluster.pod_disruption_budgets, running, live),
+            columns_only_cluster=_columns_only(cluster, live),
+        )
+        # state.version at the last eviction
         self.evictions_version = -1
 
     def run(self, entities: list[Entity], progress: ProgressFn | None) -> None:
@@ -122,22 +149,59 @@ class _Passes:
             return True
         return bool(entity.failed_plugins & _HELPED_BY_BINDINGS)
 
+    def _placed_members(self, group: PodGroup) -> list[Pod]:
+        return [p for p in self.members.get(group.key, ()) if self.state.node_of(p) is not None]
+
     def _single_pod_cycle(self, entity: Entity) -> bool:
         pod = entity.pods[0]
-        result = schedule_pod(self.frameworks[pod.scheduler_name], pod, self.state)
+        fwk = self.frameworks[pod.scheduler_name]
+        result = schedule_pod(fwk, pod, self.state)
         if result.node is not None:
             self.state.assume(pod, result.node)
+            self.nominator.clear(pod)
             self.record.scheduled(pod, result.node)
             entity.pods = []
             return True
         reason = "SchedulerError" if result.status.code == Code.ERROR else "Unschedulable"
-        self.record.unschedulable(pod, reason, result.message)
         self._failed(entity, set(result.diagnosis.unschedulable_plugins) if result.diagnosis else set())
+        message = result.message
+        # PostFilter runs for a FitError only (not for an error, nor for "no nodes available").
+        if (result.status.code != Code.ERROR and result.diagnosis is not None
+                and "DefaultPreemption" in fwk.enabled_names("postFilter")):
+            outcome = post_filter(fwk, self.preemption, pod, self.state, result)
+            if outcome.status.message:
+                message = f"{message} {outcome.status.message}"
+            if outcome.status.is_success():
+                self.record.unschedulable(pod, reason, message, self.state.node_names[outcome.node])
+                # Lower-priority pods nominated to that node lose their nomination.
+                for other in self.nominator.lower_priority_on(outcome.node, pod.priority):
+                    self.nominator.clear(other)
+                self.nominator.nominate(pod, outcome.node)
+                self._evict(outcome, Preemptor("Pod", pod.namespace, pod.name), pod.scheduler_name, "pod")
+                return True
+            if outcome.clear:
+                self.nominator.clear(pod)
+        nominated = self.nominator.node_of(pod)
+        self.record.unschedulable(pod, reason, message,
+                                  None if nominated is None else self.state.node_names[nominated])
         return False
+
+    def _evict(self, outcome: PreemptionOutcome, preemptor: Preemptor, scheduler_name: str, kind: str) -> None:
+        """Delete the victims from the cluster (committed: no trial is open)."""
+        for unit in outcome.victims:
+            for pod in unit.pods:
+                node = self.state.node_of(pod)
+                if node is None:
+                    continue
+                self.state.forget(pod)
+                self.nominator.clear(pod)
+                self.record.preempted(pod, self.state.node_names[node], unit.priority, preemptor,
+                                      f"{scheduler_name}: preempting to accommodate a higher priority {kind}")
+        self.evictions_version = self.state.version
 
     def _group_cycle(self, entity: Entity) -> bool:
         group, record = entity.group, self.record
-        placed = self.members_placed.setdefault(group.key, [])
+        placed = self._placed_members(group)
         error = validate_pod_group(group, entity.pods, placed, self.frameworks, self.preemption_policy_gate)
         if error is not None:
             for pod in entity.pods:
@@ -151,7 +215,7 @@ class _Passes:
             bound = {p.key for p, _ in result.assignments}
             for pod, node in result.assignments:
                 record.scheduled(pod, node)
-                placed.append(pod)
+                self.nominator.clear(pod)
             # pods that did not fit go back to the queue with their own FitError
             for pod, pr in result.pod_results:
                 if pod.key not in bound:
@@ -161,16 +225,83 @@ class _Passes:
             if entity.pods:
                 self._failed(entity, _plugins_of(result))
             return True
-        reason = "SchedulerError" if result.status.code == Code.ERROR else "Unschedulable"
-        for pod, pr in result.pod_results:
-            record.unschedulable(pod, *result.pod_message(pr))
-        record.group_cycle(group, reason, result.status.message)
         self._failed(entity, _plugins_of(result))
+        status = result.status
+        outcome = None
+        # PodGroupPostFilter runs once for the root when its status is exactly Unschedulable.
+        if status.code == Code.UNSCHEDULABLE and "DefaultPreemption" in fwk.enabled_names("podGroupPostFilter"):
+            outcome = pod_group_post_filter(
+                fwk, self.preemption, group, entity.pods, self.state,
+                rerun=lambda: self._rerun(fwk, group, entity.pods, len(placed)),
+                policy_gate=self.preemption_policy_gate,
+            )
+        self._group_failed(entity, result, outcome)
+        if outcome is not None and outcome.status.is_success():
+            for pod, node in outcome.nominations:
+                self.nominator.nominate(pod, node)
+            if outcome.victims:
+                self._evict(outcome, Preemptor("PodGroup", group.namespace, group.name),
+                            entity.pods[0].scheduler_name, "podgroup")
+                return True
         return False
+
+    def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod], scheduled: int) -> tuple[Status, list]:
+        """Workload-aware preemption's re-run of the whole root algorithm on the cluster as the
+        preemption left it; nothing it places stays."""
+        with self.state.tentative():
+            result = schedule_pod_group(fwk, group, pods, scheduled, self.state)
+            return result.status, (result.assignments if result.status.is_success() else [])
+
+    def _group_failed(self, entity: Entity, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
+        """Record a failed group cycle the way submitPodGroupAlgorithmResult reports it, with the
+        post filter's outcome folded in (applyPodGroupPostFilterResult)."""
+        group, record = entity.group, self.record
+        if outcome is not None and outcome.status.code == Code.ERROR:
+            result.status = outcome.status  # an error replaces the group result
+            outcome = None
+        if result.status.code == Code.ERROR:
+            for pod, pr in result.pod_results:
+                record.unschedulable(pod, *result.pod_message(pr))
+                self.nominator.clear(pod)
+            record.group_cycle(group, "SchedulerError", result.status.message)
+            return
+        # The post filter's text is one more reason of the group status, even when empty.
+        status = result.status
+        if outcome is not None:
+            status = replace(status, reasons=status.reasons + (outcome.status.message,))
+        waiting = outcome is not None and outcome.status.is_success()
+        nominated = {p.key: n for p, n in outcome.nominations} if waiting else {}
+        for pod, pr in result.pod_results:
+            if pr is None or pr.node is None:
+                # never evaluated (the copy taken before the append) or its own FitError
+                reason, message = result.pod_message(pr)
+            elif waiting:
+                message = status.message  # the group status as it is, nominated node kept
+            else:
+                message = Status(Code.UNSCHEDULABLE, (status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
+            node = nominated.get(pod.key)
+            if node is None:
+                self.nominator.clear(pod)
+            record.unschedulable(pod, "Unschedulable", message, None if node is None else self.state.node_names[node])
+        record.group_cycle(group, "Unschedulable", status.message)
 
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version
         entity.failed_plugins = plugins
+
+
+def _columns_only(cluster: ClusterInput, live: list[Pod]) -> bool:
+    """No pod of the input has pod (anti-)affinity terms and no spreading selector exists, so a
+    pod's Filter and Score verdict on a node depends on no pod of another node
+    (scheduling/preemption/pod_group_preemption.py)."""
+    if cluster.spread_selectors:
+        return False
+    for pod in live:
+        aff = pod.affinity
+        if aff is not None and (aff.pod_affinity_required or aff.pod_affinity_preferred
+                                or aff.pod_anti_affinity_required or aff.pod_anti_affinity_preferred):
+            return False
+    return True
 
 
 def _plugins_of(result: GroupCycleResult) -> set[str]:

@@ -60,6 +60,9 @@ class Framework:
         ]
         # Rotating start for percentageOfNodesToScore (upstream nextStartNodeIndex), from 0.
         self.next_start_node_index = 0
+        # The plan's PodNominator (scheduling/nominated.py), shared by every profile; None when
+        # nothing attaches one (then the input's status.nominatedNodeName is used).
+        self.nominator = None
         self._build_cache()
 
     def use_plugins(self, filter: list | None = None, score: list | None = None) -> None:

@@ -15,6 +15,7 @@ from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.scheduling.nominated import filter_with_nominated
 from podgroup_plan.state.cluster import ClusterState
 
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
@@ -49,7 +50,8 @@ def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis, post_filter_msg:
         if entries:
             msg += f" {', '.join(entries)}."
     if post_filter_msg:
-        msg += f" {post_filter_msg}."
+        # The PostFilter text follows as it is (it carries its own final punctuation, if any).
+        msg += f" {post_filter_msg}"
     return msg
 
 
@@ -93,14 +95,14 @@ def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray
         absent = num_all - len(candidates)
 
     # A nominated node (set by an earlier preemption) that passes Filter is taken directly.
-    nominated = _nominated_row(pod, state, candidates)
+    nominated = _nominated_row(fwk, pod, state, candidates)
     if nominated is not None:
         one = np.array([nominated], dtype=np.intp)
         nominated_diag = Diagnosis()
-        if fwk.run_filter(cs, pod, state, one, nominated_diag)[0]:
+        if filter_with_nominated(fwk, cs, pod, state, one, nominated_diag)[0]:
             return PodScheduleResult(pod, nominated, Status(), diagnosis, view)
 
-    passed = fwk.run_filter(cs, pod, state, candidates, diagnosis)
+    passed = filter_with_nominated(fwk, cs, pod, state, candidates, diagnosis)
     if absent:
         diagnosis.add(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}]", absent)
         codes = np.full(num_all, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int8)
@@ -122,10 +124,14 @@ def _unfit(pod: Pod, num_all: int, diagnosis: Diagnosis, view: np.ndarray) -> Po
     return PodScheduleResult(pod, None, Status(Code.UNSCHEDULABLE, (msg,)), diagnosis, view)
 
 
-def _nominated_row(pod: Pod, state: ClusterState, candidates: np.ndarray) -> int | None:
-    if not pod.nominated_node_name:
-        return None
-    row = state.node_index.get(pod.nominated_node_name)
+def _nominated_row(fwk: Framework, pod: Pod, state: ClusterState, candidates: np.ndarray) -> int | None:
+    """The pod's nominated node among `candidates`: the plan's nomination when a nominator
+    is attached, else `status.nominatedNodeName` from the input."""
+    nominator = getattr(fwk, "nominator", None)
+    if nominator is not None:
+        row = nominator.node_of(pod)
+    else:
+        row = state.node_index.get(pod.nominated_node_name) if pod.nominated_node_name else None
     if row is None:
         return None
     pos = int(np.searchsorted(candidates, row))

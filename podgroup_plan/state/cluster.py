@@ -71,7 +71,8 @@ class ClusterState:
         self.node_version = np.zeros(self.n, dtype=np.int64)
         self.changes = array("q")  # int64, read as a numpy view
 
-        self._log: list[tuple[bool, Pod, int]] = []  # (was_add, pod, node)
+        # (was_add, pod, node); was_add None marks a usage shift: (None, (req, nz, count), rows)
+        self._log: list[tuple] = []
         self._open_checkpoints = 0
         self._indexes: dict[object, PodIndex] = {}
         self._label_columns: dict[str, tuple[np.ndarray, tuple[str, ...]]] = {}
@@ -148,6 +149,28 @@ class ClusterState:
         if self._open_checkpoints:
             self._log.append((False, placed, node))
 
+    def shift_usage(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray) -> None:
+        """Add amounts to the usage columns of node `rows` (requested: resources x rows,
+        non_zero: 2 x rows, count: rows) without moving any pod. Preemption uses it to take
+        every potential victim off the nodes at once for plugins that read only these columns
+        (scheduling/preemption/pod_group_preemption.py says when that is exact). Only inside a
+        checkpoint: a rollback always undoes it."""
+        if not self._open_checkpoints:
+            raise ValueError("shift_usage outside a checkpoint")
+        self._shift(rows, requested, non_zero, count)
+        self._log.append((None, (requested, non_zero, count), rows))
+
+    def _shift(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray) -> None:
+        if len(rows) == 0:
+            return
+        k = requested.shape[0]
+        self.requested[:k, rows] += requested
+        self.non_zero_requested[:, rows] += non_zero
+        self.pod_count[rows] += count
+        self.node_version[rows] = self.version + 1 + np.arange(len(rows))
+        self.version += len(rows)
+        self.changes.extend(rows.tolist())
+
     def checkpoint(self) -> int:
         self._open_checkpoints += 1
         return len(self._log)
@@ -156,7 +179,10 @@ class ClusterState:
         """Undo every change made since `checkpoint()` returned `mark`, newest first."""
         while len(self._log) > mark:
             was_add, pod, node = self._log.pop()
-            if was_add:
+            if was_add is None:
+                requested, non_zero, count = pod
+                self._shift(node, -requested, -non_zero, -count)
+            elif was_add:
                 self._remove(pod, node)
             else:
                 self._add(pod, node)
