@@ -1,4 +1,4 @@
-"""The `podgroup-plan` command line (spec/contract.md: commands, flags and exit codes are fixed).
+"""The `podgroup-plan` command line (docs/contract.md: commands, flags and exit codes are fixed).
 
     podgroup-plan simulate PATH... [--scheduler-config FILE] [--feature-gates G=BOOL,...]
                                    [-o table|json|yaml|markdown|junit] [--output-file FILE]
@@ -36,7 +36,7 @@ from podgroup_plan.result import PlanResult
 if TYPE_CHECKING:
     from podgroup_plan.model.objects import ClusterInput
 
-# Exit codes (spec/contract.md).
+# Exit codes (docs/contract.md).
 EXIT_OK = 0
 EXIT_CONDITION = 1
 EXIT_INPUT = 2
@@ -304,7 +304,7 @@ def main() -> None:
 @contextmanager
 def _guard(debug: bool) -> Iterator[None]:
     """Anything but bad input, a usage error or an exit that escapes a command is a bug: one line
-    on stderr and exit 3 (spec/contract.md), with the traceback only under `--debug`. A broken
+    on stderr and exit 3 (docs/contract.md), with the traceback only under `--debug`. A broken
     pipe is not a bug: `podgroup-plan ... | head` ends quietly (`_write`)."""
     import click
 

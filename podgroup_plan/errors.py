@@ -48,7 +48,7 @@ class Problem:
         return (self.file, self.line or 0, self.document or 0, self.path or "", self.message)
 
     def __str__(self) -> str:
-        # FILE[:LINE]: [document N] KIND NAMESPACE/NAME: JSON.PATH: problem  (spec/contract.md)
+        # FILE[:LINE]: [document N] KIND NAMESPACE/NAME: JSON.PATH: problem  (docs/contract.md)
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         parts = [where + ":"]
         if self.document is not None and self.line is None:

@@ -1,4 +1,4 @@
-"""The plan's result as plain data, shaped like the JSON contract (spec/contract.md).
+"""The plan's result as plain data, shaped like the JSON contract (docs/contract.md).
 
 `PlanResult.to_dict()` is the `simulate -o json` document; renderers take that dict (or these
 objects) and never recompute decisions. Everything is sorted here so output is byte-identical

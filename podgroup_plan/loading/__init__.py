@@ -5,7 +5,7 @@
     load_scheduler_config(path)   a standalone KubeSchedulerConfiguration, as a plain dict
     summarize(cluster_input)      one line per kind, for `podgroup-plan validate`
 
-Every stage keeps going after a problem, so that one run lists all of them (spec/contract.md:
+Every stage keeps going after a problem, so that one run lists all of them (docs/contract.md:
 "every problem, not only the first"). Problems are located (file, line, JSON path) only at the
 end, and only the files that have problems are parsed a second time for field lines.
 """
@@ -53,7 +53,7 @@ def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> C
 
 
 def check_not_empty(ci: ClusterInput, paths: Sequence[str]) -> None:
-    """A whole input without a Node and without a Pod is bad input (spec/contract.md): a CI gate
+    """A whole input without a Node and without a Pod is bad input (docs/contract.md): a CI gate
     fed a failed snapshot (an empty file, empty stdin, only other kinds) must not pass. It is
     named by the first PATH (`-` for standard input)."""
     if not ci.nodes and not ci.pods:

@@ -4,7 +4,8 @@ The schemas in `schemas/` are our own restatement of the Kubernetes API types (`
 core/v1, policy/v1, scheduling.k8s.io/*, kube-scheduler config v1) for the fields the planner
 reads; everything else is allowed. A schema file is named `KIND.GROUP.VERSION.json` (core:
 `KIND.VERSION.json`); files starting with `_` hold shared definitions. Adding a file adds support
-for that apiVersion.
+for that apiVersion. `PlanResult.json`, `PlanDiff.json` and `Explanation.json` (no version in the
+name) describe the tool's own output, not input, and are skipped here.
 
 Validators are compiled once per (apiVersion, kind) and reused; every schema error becomes a
 (JSON path, message) pair, worded for people rather than for schema authors.
@@ -60,6 +61,8 @@ class SchemaSet:
         self._files: dict[tuple[str, str], dict] = {}
         self._versions: dict[str, list[str]] = {}
         for path in sorted(directory.glob("*.json")):
+            if "." not in path.stem and not path.name.startswith("_"):
+                continue  # PlanResult.json, PlanDiff.json, Explanation.json: our output documents
             contents = json.loads(path.read_text(encoding="utf-8"))
             resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
             if path.name.startswith("_"):

@@ -2,7 +2,7 @@
 
 rich's own Table shares out the width by ratios and folds any cell it must, which breaks node
 names over lines (`gpu-` / `z2-r` / `3-n1`) and pads short columns on wide terminals. The
-contract (docs/result.md, "Tables") asks for something stricter, so the layout is done here and
+contract (docs/contract.md, "Tables") asks for something stricter, so the layout is done here and
 rich only paints the finished lines:
 
 * every line fits `width`; a column is as wide as its longest value and no wider;

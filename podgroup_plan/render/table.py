@@ -5,7 +5,7 @@ The page is a list of sections (`SECTIONS`), each a function from a `View` to li
 summary, every PodGroup with its condition and where it landed or why not, the CompositePodGroups,
 the pods (by default only those that did not end Scheduled; `--pods all` lists every one), why
 they did not schedule, the victims and the notes. Lines are laid out by `render.layout` to fit
-the width (docs/result.md, "Tables"); colour only when printing to a terminal.
+the width (docs/contract.md, "Tables"); colour only when printing to a terminal.
 
 To add lines under a PodGroup (placements, owners, ...), add a function to `GROUP_DETAILS`; to
 add a section, add a function to `SECTIONS`. Rows are in natural order (`job-2` before `job-10`).

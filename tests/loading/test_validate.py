@@ -1,4 +1,4 @@
-"""Bad input: every kind of problem, with the exact text users see (spec/contract.md format
+"""Bad input: every kind of problem, with the exact text users see (docs/contract.md format
 `FILE[:LINE]: [document N] KIND NAMESPACE/NAME: JSON.PATH: problem`)."""
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ A case is `<name>/manifests/*.yaml` (the input, read like `podgroup-plan simulat
 * `disagreement`: optional; the planner is believed wrong here, for the reason given. The case
   runs as a strict xfail, so it starts failing (XPASS) the day the planner is fixed: then
   remove the key;
-* any keys of the result document (spec/contract.md), as a *subset*: a mapping lists only the
+* any keys of the result document (docs/contract.md), as a *subset*: a mapping lists only the
   fields that matter, a list of objects with `name` lists only the entries that matter (matched
   by namespace and name), any other list must match element by element.
 
