@@ -153,3 +153,30 @@ def test_preempted_group_says_who_evicted_it_and_from_where():
 def test_empty_plan():
     text = render_table(sample_plans.empty())
     assert "no pending pods in the input" in text and "Feasible" in text
+
+
+def test_header_names_configuration_and_the_gates_that_differ():
+    from podgroup_plan.render.table import View, header
+
+    base = sample_plans.mixed()
+    # featureGates (contract.md): only the gates that differ from kube-scheduler 1.37's defaults
+    with_gates = PlanWithGates(base, {"GenericWorkload": True, "TopologyAwareWorkloadScheduling": False})
+    lines = [line.plain for line in header(View(with_gates, 80, configuration="conf/most.yaml"))]
+    text = " ".join(" ".join(lines).split())
+    assert "configuration: conf/most.yaml (profile default-scheduler)" in text
+    assert ("feature gates that differ from kube-scheduler 1.37's defaults: GenericWorkload=true, "
+            "TopologyAwareWorkloadScheduling=false") in text
+    assert all(len(line) <= 80 for line in lines)
+    plain = " ".join(line.plain for line in header(View(base, 80)))
+    assert "feature gates" not in plain and "configuration: built-in default" in plain
+
+
+class PlanWithGates:
+    """A PlanResult that carries `feature_gates` (the result's featureGates)."""
+
+    def __init__(self, result, gates):
+        self._result = result
+        self.feature_gates = gates
+
+    def __getattr__(self, name):
+        return getattr(self._result, name)
