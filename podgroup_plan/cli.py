@@ -294,6 +294,63 @@ def diff(
     raise typer.Exit(EXIT_OK if document["identical"] else EXIT_CONDITION)
 
 
+class ExplainOutput(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command(cls=PlainCommand)
+def explain(
+    paths: PathsArg,
+    pod: Annotated[Optional[str], typer.Option(
+        "--pod", metavar="NS/NAME", show_default=False, help="Explain this pod.")] = None,
+    pod_group: Annotated[Optional[str], typer.Option(
+        "--pod-group", metavar="NS/NAME", show_default=False, help="Explain this PodGroup.")] = None,
+    composite_pod_group: Annotated[Optional[str], typer.Option(
+        "--composite-pod-group", metavar="NS/NAME", show_default=False,
+        help="Explain this CompositePodGroup.")] = None,
+    node: Annotated[Optional[str], typer.Option(
+        "--node", metavar="NAME", show_default=False,
+        help="Also show this node's verdict from every filter plugin and its scores.")] = None,
+    top: Annotated[int, typer.Option(
+        "--top", metavar="N", min=0, help="How many best-scored nodes to show beside the plan's node.")] = 3,
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(ExplainOutput, "an explain output format"),
+        metavar="table|json", help="Output format.")] = ExplainOutput.table.value,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Explain why one pod, PodGroup or CompositePodGroup ended as it did.
+
+    Plans the input exactly as simulate does. Exit 0 whatever the outcome, 2 on bad input or
+    when the target is not in the input."""
+    with _guard(debug):
+        from podgroup_plan import explain as explaining
+
+        with _input_errors():
+            given = [(explaining.POD, pod), (explaining.POD_GROUP, pod_group),
+                     (explaining.COMPOSITE_POD_GROUP, composite_pod_group)]
+            chosen = [(kind, text) for kind, text in given if text is not None]
+            if len(chosen) != 1:
+                raise InputError([Problem("-", "explain needs exactly one of --pod, --pod-group "
+                                               "and --composite-pod-group")])
+            target = explaining.parse_target(*chosen[0])
+            cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
+            source = str(scheduler_config) if scheduler_config is not None else UNNAMED_CONFIG
+            document = _naming(scheduler_config, lambda: explaining.explain(
+                cluster, target, scheduler_config=config, feature_gates=gates,
+                config_source=source, node=node, top=top))
+        if output is ExplainOutput.json:
+            from podgroup_plan.render.json_yaml import render_json
+            text = render_json(document)
+        else:
+            from podgroup_plan.render.explain_table import render_explanation
+            text = render_explanation(document, width=table_width())
+        _write(text, None)
+    raise typer.Exit(EXIT_OK)
+
+
 def main() -> None:
     """Console-script entry point (`podgroup-plan`)."""
     app(prog_name="podgroup-plan")

@@ -47,6 +47,8 @@ class Recorder:
         self.victims: dict[tuple[str, str], VictimResult] = {}
         # group key -> the DisruptionTarget message of its latest eviction
         self.evicted_groups: dict[tuple[str, str], str] = {}
+        # `explain` attaches its Tracer here to see outcomes as they are written; else None.
+        self.tracer = None
 
     # ----- what happened -----------------------------------------------------------------
 
@@ -67,10 +69,14 @@ class Recorder:
 
     def scheduled(self, pod: Pod, node: int) -> None:
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED, node=self.state.node_names[node])
+        if self.tracer is not None:
+            self.tracer.outcome(pod, SCHEDULED, self.state.node_names[node], None)
 
     def unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE, reason=reason,
                                        message=message, nominated_node=nominated_node)
+        if self.tracer is not None:
+            self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
 
     def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> None:
         """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
@@ -78,11 +84,15 @@ class Recorder:
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED, node=node,
                                        reason=None, message=message)
         self.victims[pod.key] = VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor)
+        if self.tracer is not None:
+            self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
             self.evicted_groups[(pod.namespace, pod.pod_group)] = message
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         self.group_outcome[group.key] = (reason, message)
+        if self.tracer is not None:
+            self.tracer.group_cycle(group.namespace, group.name, reason, message)
         if reason == "Scheduled":
             self.group_ever_scheduled.add(group.key)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from podgroup_plan.controllers import expand as expand_controllers
 from podgroup_plan.controllers import without_expansion
@@ -40,6 +40,9 @@ from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.state.cluster import ClusterState
 
+if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.explain.trace import Tracer
+
 # Plugins whose verdict can change when other pods are *added* to the cluster (pod affinity
 # needs its peers, spreading depends on where they land). A failure from any other filter
 # (resources, taints, ports, affinity to node labels) cannot be cured by bindings alone, so
@@ -56,6 +59,7 @@ def plan(
     progress: ProgressFn | None = None,
     config_source: str = "<config>",
     expand: bool = True,
+    tracer: "Tracer | None" = None,
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
     dict) wins over one found among the manifests. With `expand`, Jobs, JobSets, Deployments,
@@ -70,12 +74,15 @@ def plan(
     profiles = build_profiles(config, gates, file=config_source)
     handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
     frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}
+    for fwk in frameworks.values():
+        fwk.tracer = tracer  # `explain` records its target's cycles; None otherwise
 
     live = [p for p in cluster.pods if p.phase not in ("Succeeded", "Failed")]
     running = [p for p in live if p.is_running]
     pending = [p for p in live if not p.is_running]
     state = ClusterState(cluster.nodes, running, {r for p in pending for r in p.requests})
     record = Recorder(cluster, state, gates)
+    record.tracer = tracer
 
     entities = build_queue(cluster, pending, running, frameworks, gates, record)
     # The passes allocate many small objects and no reference cycles worth collecting, while
@@ -83,7 +90,7 @@ def plan(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _Passes(state, frameworks, gates, record, cluster, live).run(entities, progress)
+        _Passes(state, frameworks, gates, record, cluster, live, tracer).run(entities, progress)
     finally:
         if collecting:
             gc.enable()
@@ -94,8 +101,9 @@ class _Passes:
     """Runs scheduling cycles over the queue until a pass binds nothing."""
 
     def __init__(self, state: ClusterState, frameworks: Mapping[str, Framework], gates: Mapping[str, bool],
-                 record: Recorder, cluster: ClusterInput, live: list[Pod]):
+                 record: Recorder, cluster: ClusterInput, live: list[Pod], tracer: "Tracer | None" = None):
         self.state = state
+        self.tracer = tracer
         self.frameworks = frameworks
         self.record = record
         self.preemption_policy_gate = gate_enabled(gates, "PodGroupPreemptionPolicy")
@@ -122,6 +130,8 @@ class _Passes:
         todo = list(entities)
         total, done = len(todo), 0
         while todo:
+            if self.tracer is not None:
+                self.tracer.new_pass()
             changed = False
             still: list[Entity] = []
             for entity in todo:
@@ -200,6 +210,15 @@ class _Passes:
         self.evictions_version = self.state.version
 
     def _group_cycle(self, entity: Entity) -> bool:
+        if self.tracer is None:
+            return self._run_group_cycle(entity)
+        self.tracer.scope = f"PodGroup {entity.group.namespace}/{entity.group.name}"
+        try:
+            return self._run_group_cycle(entity)
+        finally:
+            self.tracer.scope = "pod"
+
+    def _run_group_cycle(self, entity: Entity) -> bool:
         group, record = entity.group, self.record
         placed = self._placed_members(group)
         error = validate_pod_group(group, entity.pods, placed, self.frameworks, self.preemption_policy_gate)
@@ -248,6 +267,15 @@ class _Passes:
     def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod], scheduled: int) -> tuple[Status, list]:
         """Workload-aware preemption's re-run of the whole root algorithm on the cluster as the
         preemption left it; nothing it places stays."""
+        if self.tracer is not None:
+            self.tracer.rerun = True
+        try:
+            return self._rerun_group(fwk, group, pods, scheduled)
+        finally:
+            if self.tracer is not None:
+                self.tracer.rerun = False
+
+    def _rerun_group(self, fwk: Framework, group: PodGroup, pods: list[Pod], scheduled: int) -> tuple[Status, list]:
         with self.state.tentative():
             result = schedule_pod_group(fwk, group, pods, scheduled, self.state)
             return result.status, (result.assignments if result.status.is_success() else [])

@@ -63,6 +63,9 @@ class Framework:
         # The plan's PodNominator (scheduling/nominated.py), shared by every profile; None when
         # nothing attaches one (then the input's status.nominatedNodeName is used).
         self.nominator = None
+        # `explain` attaches a Tracer (podgroup_plan/explain/trace.py) that records the target's
+        # cycles; None in every other run.
+        self.tracer = None
         self._build_cache()
 
     def use_plugins(self, filter: list | None = None, score: list | None = None) -> None:

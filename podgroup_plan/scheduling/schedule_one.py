@@ -30,6 +30,9 @@ class PodScheduleResult:
     status: Status  # Success, or Unschedulable/UnschedulableAndUnresolvable with the message
     diagnosis: Diagnosis | None = None
     view: np.ndarray | None = None  # the nodes considered (for preemption)
+    # the feasible nodes that were scored (after percentageOfNodesToScore), for `explain`
+    feasible: np.ndarray | None = None
+    sampled: bool = False  # percentageOfNodesToScore left feasible nodes out
 
     @property
     def fits(self) -> bool:
@@ -71,6 +74,15 @@ def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray
     """Filter and score `pod` over `view` (default: every node) and pick a host."""
     if view is None:
         view = state.all_nodes
+    result = _schedule_pod(fwk, pod, state, view)
+    tracer = fwk.tracer
+    if tracer is not None and tracer.wants(pod):
+        # `explain`: the same plugins asked about the same state, before anything is assumed.
+        tracer.pod_cycle(fwk, pod, state, view, result)
+    return result
+
+
+def _schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray) -> PodScheduleResult:
     num_all = len(view)
     if num_all == 0:
         return PodScheduleResult(pod, None, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_NODES_AVAILABLE,)))
@@ -109,14 +121,16 @@ def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray
         codes[np.searchsorted(view, candidates)] = diagnosis.node_codes
         diagnosis.node_codes = codes
     feasible = _sample(fwk, candidates, passed)
+    sampled = len(feasible) < int(passed.sum())
     if len(feasible) == 0:
         return _unfit(pod, num_all, diagnosis, view)
     if len(feasible) == 1:
-        return PodScheduleResult(pod, int(feasible[0]), Status(), diagnosis, view)
+        return PodScheduleResult(pod, int(feasible[0]), Status(), diagnosis, view, feasible, sampled)
     totals = fwk.run_score(cs, pod, state, feasible)
     # argmax returns the first maximum; feasible is in node-name order, so ties go to the
     # node whose name sorts first (deviation from upstream's random tie-break).
-    return PodScheduleResult(pod, int(feasible[int(np.argmax(totals))]), Status(), diagnosis, view)
+    return PodScheduleResult(pod, int(feasible[int(np.argmax(totals))]), Status(), diagnosis, view,
+                             feasible, sampled)
 
 
 def _unfit(pod: Pod, num_all: int, diagnosis: Diagnosis, view: np.ndarray) -> PodScheduleResult:

@@ -1,0 +1,88 @@
+"""`podgroup-plan explain`: one target's outcome, with the numbers that decided it.
+
+The plan is run once, exactly as `simulate` runs it (same configuration, same gates), with a
+`Tracer` recording the target's own cycles (explain/trace.py). The result is a plain dict shaped
+as contract.md's `explain` section (schemas/Explanation.json); explain/pod.py explains a pod and
+explain/group.py a PodGroup or CompositePodGroup.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.explain.pod import explain_pod
+from podgroup_plan.explain.trace import Tracer
+from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.result import API_VERSION, PlanResult
+
+POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"
+DEFAULT_TOP = 3
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # Pod | PodGroup | CompositePodGroup
+    namespace: str
+    name: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.namespace, self.name)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "namespace": self.namespace, "name": self.name}
+
+
+def parse_target(kind: str, text: str) -> Target:
+    """`NS/NAME` (or `NAME` in namespace `default`)."""
+    namespace, sep, name = text.partition("/")
+    if not sep:
+        namespace, name = "default", text
+    if not namespace or not name or "/" in name:
+        raise InputError([Problem("-", f"--{_flag(kind)} {text!r}: expected NAMESPACE/NAME")])
+    return Target(kind, namespace, name)
+
+
+def _flag(kind: str) -> str:
+    return {POD: "pod", POD_GROUP: "pod-group", COMPOSITE_POD_GROUP: "composite-pod-group"}[kind]
+
+
+def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping | None = None,
+            feature_gates: Mapping[str, bool] | None = None, config_source: str = "<config>",
+            node: str | None = None, top: int = DEFAULT_TOP, expand: bool = True) -> dict[str, Any]:
+    """Plan `cluster` as `simulate` does and explain `target`. Raises InputError when the target
+    (or `node`) is not in the input."""
+    from podgroup_plan.plan import plan
+
+    tracer = Tracer(target)
+    result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,
+                  expand=expand, tracer=tracer)
+    state = tracer.state
+    if node is not None and (state is None or node not in state.node_index) and node not in _node_names(cluster):
+        raise InputError([Problem("-", f"--node {node}: no such Node in the input")])
+    doc: dict[str, Any] = {"apiVersion": API_VERSION, "kind": "Explanation", "target": target.to_dict()}
+    if target.kind == POD:
+        pod_result = next((p for p in result.pods if (p.namespace, p.name) == target.key), None)
+        if pod_result is None:
+            raise InputError([Problem("-", f"--pod {target.namespace}/{target.name}: "
+                                           "no such pending Pod in the input")])
+        gates = _gates(result, feature_gates)
+        doc.update(explain_pod(pod_result, tracer.pods.get(target.key), tracer, state, top, node,
+                               gates.get("TaintTolerationComparisonOperators", False)))
+    else:
+        from podgroup_plan.explain.group import explain_group
+
+        doc.update(explain_group(result, target, tracer, state))
+    return doc
+
+
+def _node_names(cluster: ClusterInput) -> set[str]:
+    return {n.name for n in cluster.nodes}
+
+
+def _gates(result: PlanResult, given: Mapping[str, bool] | None) -> Mapping[str, bool]:
+    gates = getattr(result, "feature_gates", None)
+    if isinstance(gates, Mapping):
+        return gates
+    return given or {}

@@ -1,0 +1,74 @@
+"""The explanation of a PodGroup or CompositePodGroup: every cycle the plan gave it, with its
+candidate placements and per-pod outcomes, the preemption decision, and the closest domain.
+
+Cycles are recorded from the plan's own Recorder calls (outcome.py), so they are exactly what
+the plan decided; nothing here re-runs an algorithm.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.explain.trace import Tracer
+from podgroup_plan.result import PlanResult
+from podgroup_plan.state.cluster import ClusterState
+
+
+def explain_group(result: PlanResult, target, tracer: Tracer, state: ClusterState | None) -> dict[str, Any]:
+    if target.kind == "PodGroup":
+        found = next((g for g in result.pod_groups if (g.namespace, g.name) == target.key), None)
+        flag = "--pod-group"
+    else:
+        found = next((g for g in result.composite_pod_groups if (g.namespace, g.name) == target.key), None)
+        flag = "--composite-pod-group"
+    if found is None:
+        raise InputError([Problem("-", f"{flag} {target.namespace}/{target.name}: "
+                                       f"no such {target.kind} in the input")])
+    group = found.to_dict()
+    message = group.get("message")
+    if message is None:
+        conditions = group.get("conditions") or []
+        message = conditions[-1]["message"] if conditions else None
+    members = [p.to_dict() for p in result.pods if tracer.wants_member(p.namespace, p.pod_group)]
+    return {
+        "status": group["status"],
+        "message": message or None,
+        "placement": group.get("placement"),
+        "pods": [{"pod": f"{p['namespace']}/{p['name']}", "node": p["node"], "status": p["status"],
+                  "message": p["message"]} for p in members],
+        "cycles": tracer.group_cycles,
+        "preemption": _preemption(tracer),
+        "wouldFit": _closest(tracer),
+    }
+
+
+def _preemption(tracer: Tracer) -> dict[str, Any] | None:
+    if not tracer.victims and not tracer.preemptions:
+        return None
+    last = tracer.preemptions[-1] if tracer.preemptions else {}
+    return {
+        "message": last.get("message"),
+        "units": last.get("units", []),
+        "pdbs": last.get("pdbs", []),
+        "victims": sorted(tracer.victims, key=lambda v: (v["namespace"], v["name"])),
+    }
+
+
+def _closest(tracer: Tracer) -> list[dict[str, Any]] | None:
+    """For a group whose last cycle failed: the candidate domain that placed the most pods, and
+    how many it lacked (from the placements the cycle recorded)."""
+    if not tracer.group_cycles:
+        return None
+    last = tracer.group_cycles[-1]
+    if last["status"] == "Scheduled":
+        return None
+    placements = [p for p in (last.get("placements") or []) if p.get("evaluated") and not p.get("feasible")]
+    if not placements:
+        return []
+    best = max(placements, key=lambda p: (p.get("scheduledPods") or 0, -placements.index(p)))
+    placed = best.get("scheduledPods") or 0
+    name = best.get("name") or "all nodes"
+    text = f"closest domain: {name} ({best['nodes']} nodes) placed {placed} pod(s)"
+    if best.get("message"):
+        text += f"; it failed with: {best['message']}"
+    return [{"placement": best.get("name"), "scheduledPods": placed, "text": text}]
