@@ -58,7 +58,7 @@ def explain_pod(pod_result: PodResult, pod: Pod | None, tracer: Tracer, state: C
     out["nodesConsidered"] = len(decisive.view)
     out["preFilter"] = [{"plugin": p, "status": code_text(c), "message": m or None} for p, c, m in decisive.pre_filter]
     out["filters"] = _filters(decisive)
-    if decisive.feasible is not None:
+    if decisive.filters:
         out["feasibleNodes"] = _feasible_count(decisive)
     out["scores"] = _scores(decisive, state, top, node)
     if decisive.sampled and decisive.feasible is not None:

@@ -1,0 +1,66 @@
+"""`podgroup-plan explain` through the command line: exit codes, JSON that meets
+schemas/Explanation.json, and a table that fits the width (contract.md, `explain`)."""
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from podgroup_plan.cli import app
+
+ROOT = Path(__file__).parents[2]
+TAINTS = str(ROOT / "tests" / "explain" / "cases" / "taint-and-resources" / "manifests")
+DEMO = [str(ROOT / "fixtures" / "cluster"), str(ROOT / "fixtures" / "workloads")]
+SCHEMA = json.loads((ROOT / "schemas" / "Explanation.json").read_text())
+
+
+def run(runner, *args, **kw):
+    return runner.invoke(app, ["explain", *args], **kw)
+
+
+def test_json_meets_the_schema_and_exits_0_for_an_unschedulable_pod(runner):
+    result = run(runner, TAINTS, "--pod", "data/etl", "-o", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["target"] == {"kind": "Pod", "namespace": "data", "name": "etl"}
+    assert doc["status"] == "Unschedulable"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--pod", "data/nope"], "--pod data/nope: no such pending Pod in the input"),
+    (["--pod", "data/etl", "--node", "gpu-9"], "--node gpu-9: no such Node in the input"),
+    (["--pod-group", "data/nope"], "--pod-group data/nope: no such PodGroup in the input"),
+    (["--pod", "data/etl", "--pod-group", "data/g"], "exactly one of --pod, --pod-group"),
+    ([], "exactly one of --pod, --pod-group"),
+    (["--pod", "a/b/c"], "expected NAMESPACE/NAME"),
+])
+def test_a_target_not_in_the_input_is_exit_2(runner, args, says):
+    result = run(runner, TAINTS, *args)
+    assert result.exit_code == 2
+    assert says in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_table_fits_the_width(runner, width):
+    result = run(runner, *DEMO, "--pod", "ml-research/vision-pretrain-0", env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Pod ml-research/vision-pretrain-0"
+    assert max(len(line) for line in lines) <= width
+    assert any(line.startswith("Filter (67 nodes considered") for line in lines)
+
+
+def test_group_explanation_lists_its_cycles(runner):
+    result = run(runner, *DEMO, "--pod-group", "ml-research/vision-pretrain-trainers", "-o", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["status"] == "Unschedulable"
+    assert doc["cycles"], "the plan gave the gang at least one cycle"
+    first = doc["cycles"][0]
+    assert first["podGroup"] == "ml-research/vision-pretrain-trainers"
+    assert len(first["pods"]) == 32
+    # the gang needs 32 and only 24 fitted before the group was rejected
+    assert sum(1 for p in first["pods"] if p["fittedNode"]) == 24
