@@ -277,7 +277,8 @@ def diff(
 
         with _input_errors():
             _check_output_file(output_file, paths, [config_a, config_b])
-            cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates)
+            cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates,
+                                                     manifest_config_used=False)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else _without_config(cluster)
             if cluster.scheduler_config is not None:
@@ -403,6 +404,15 @@ def _input_errors() -> Iterator[None]:
 def _collect(*steps: Callable[[], Any]) -> list[Any]:
     """Run every step even when an earlier one raised InputError, so that all problems are
     reported together; raise one InputError carrying all of them."""
+    values, problems = _gather(*steps)
+    if problems:
+        raise InputError(problems)
+    return values
+
+
+def _gather(*steps: Callable[[], Any]) -> tuple[list[Any], list[Problem]]:
+    """Every step's value (for a step that raised InputError, what it could read despite the
+    problems, or None) and every problem."""
     problems: list[Problem] = []
     values = []
     for step in steps:
@@ -410,22 +420,22 @@ def _collect(*steps: Callable[[], Any]) -> list[Any]:
             values.append(step())
         except InputError as err:
             problems.extend(err.problems)
-            values.append(None)
-    if problems:
-        raise InputError(problems)
-    return values
+            values.append(err.partial)
+    return values, problems
 
 
 def _naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
     """Run `step`; the configuration problems it reports against an unnamed configuration
     (`plan()` does not know where its configuration came from) name `config_file` instead."""
+    from podgroup_plan.loading import with_lines
+
     try:
         return step()
     except InputError as err:
-        if config_file is None:
-            raise
-        raise InputError([dataclasses.replace(p, file=str(config_file))
-                          if p.file == UNNAMED_CONFIG else p for p in err.problems]) from None
+        problems = err.problems if config_file is None else [
+            dataclasses.replace(p, file=str(config_file)) if p.file == UNNAMED_CONFIG else p
+            for p in err.problems]
+        raise InputError(with_lines(problems)) from None
 
 
 def _read_stdin(paths: list[str]) -> bytes | str | None:
@@ -437,10 +447,13 @@ def _read_stdin(paths: list[str]) -> bytes | str | None:
     return buffer.read() if buffer is not None else sys.stdin.read()
 
 
-def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None
+def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
+          manifest_config_used: bool = True,
           ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
-    """Read the manifests, each configuration file (None: no file) and the feature gates;
-    every problem of all of them in one InputError."""
+    """Read the manifests, each configuration file (None: no file) and the feature gates, and
+    build the profiles of every configuration that will be used (`manifest_config_used`: the
+    one found among the manifests stands in for a None); every problem of all of them in one
+    InputError, so that a bad flag or a broken manifest hides nothing else."""
     from podgroup_plan import loading
 
     stdin_text = _read_stdin(paths)
@@ -453,9 +466,26 @@ def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: 
     steps += [(lambda f=f: loading.load_scheduler_config(str(f)) if f is not None else None)
               for f in config_files]
     steps.append(lambda: _parse_gates(feature_gates))
-    cluster, *configs, gates = _collect(*steps)
+    (cluster, *configs, gates), problems = _gather(*steps)
+    checks = [(config, str(f)) for f, config in zip(config_files, configs)
+              if f is not None and config is not None]
+    if (manifest_config_used and cluster is not None and cluster.scheduler_config is not None
+            and any(f is None for f in config_files)):
+        checks.append((cluster.scheduler_config,
+                       cluster.scheduler_config_source or UNNAMED_CONFIG))
+    problems += _gather(*[lambda c=c, f=f: _build_profiles(c, gates, f) for c, f in checks])[1]
+    if problems:
+        text = stdin_text.decode("utf-8", "replace") if isinstance(stdin_text, bytes) else stdin_text
+        raise InputError(loading.with_lines(problems, text))
     loading.check_not_empty(cluster, paths)
     return cluster, configs, gates
+
+
+def _build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> None:
+    from podgroup_plan.framework.config import build_profiles
+
+    # gates that did not parse are reported on their own; the profiles are built with the rest
+    build_profiles(config, gates or {}, file=file)
 
 
 def _check_output_file(output_file: Path | None, paths: list[str],

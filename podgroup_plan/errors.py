@@ -67,6 +67,9 @@ class Problem:
 class InputError(Exception):
     """The input cannot be planned. Carries every problem found, sorted."""
 
-    def __init__(self, problems: list[Problem] | tuple[Problem, ...]):
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...], partial: object = None):
         self.problems = tuple(sorted(problems, key=Problem.sort_key))
+        # What could be read despite the problems (loading's ClusterInput), so that a caller
+        # can still check the rest, e.g. the profiles of a configuration among the manifests.
+        self.partial = partial
         super().__init__("\n".join(str(p) for p in self.problems))

@@ -2,6 +2,7 @@
 
     load_input(paths)             the ClusterInput, or InputError with every problem found
     check_not_empty(ci, paths)    InputError when the input holds no Node and no Pod
+    with_lines(problems)          problems found after loading, given the line of their field
     load_scheduler_config(path)   a standalone KubeSchedulerConfiguration, as a plain dict
     summarize(cluster_input)      one line per kind, for `podgroup-plan validate`
 
@@ -11,7 +12,9 @@ end, and only the files that have problems are parsed a second time for field li
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
+import os
 from collections import Counter
 from contextlib import contextmanager
 from typing import Iterable, Iterator, Sequence
@@ -24,6 +27,7 @@ from podgroup_plan.loading.files import (
     Issue,
     STDIN_NAME,
     format_path,
+    parse_path,
     decode_text,
     iter_documents,
     read_documents,
@@ -48,8 +52,18 @@ def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> C
         decoded, ignored, issues = check_and_decode(docs, problems)
         if not problems and not issues:
             return decoded.cluster_input(ignored)
-    raise_problems(problems, issues, stdin_text)
+    try:
+        raise_problems(problems, issues, stdin_text)
+    except InputError as err:
+        raise InputError(err.problems, partial=_partial(decoded, ignored)) from None
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _partial(decoded: Decoded, ignored: Counter) -> ClusterInput | None:
+    try:
+        return decoded.cluster_input(ignored)
+    except Exception:  # noqa: BLE001 - only a courtesy for more problems; the real ones stand
+        return None
 
 
 def check_not_empty(ci: ClusterInput, paths: Sequence[str]) -> None:
@@ -123,7 +137,7 @@ def check_and_decode(
         issues += check_object(doc, key)
         decoder.add(doc)
     decoded = decoder.finish()
-    issues += check_input(decoded, owned, broken, complete=not file_problems)
+    issues += check_input(decoded, owned, broken, unread=sorted({p.file for p in file_problems}))
     return decoded, ignored, issues
 
 
@@ -187,6 +201,21 @@ def issue_problem(issue: Issue, lines: FieldLines) -> Problem:
 def _place(doc: Document, lines: FieldLines) -> str:
     line = doc.line if doc.line is not None else lines.line(doc)
     return f"{doc.file}:{line}" if line is not None else f"{doc.file} document {doc.document}"
+
+
+def with_lines(problems: Iterable[Problem], stdin_text: str | None = None) -> list[Problem]:
+    """Problems found after loading (a KubeSchedulerConfiguration's profiles are checked when
+    they are built) name their file, object kind and field path but not the line: look it up,
+    so that they read `FILE:LINE:` like every other problem."""
+    lines = FieldLines(stdin_text)
+    out = []
+    for p in problems:
+        if p.line is None and p.path and p.kind and (os.path.isfile(p.file) or p.file == STDIN_NAME):
+            line = lines.line_in(p.file, p.kind, parse_path(p.path))
+            if line is not None:
+                p = dataclasses.replace(p, line=line)
+        out.append(p)
+    return out
 
 
 # --- summary -----------------------------------------------------------------------------------

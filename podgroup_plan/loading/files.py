@@ -724,6 +724,23 @@ def format_path(path: Path) -> str:
     return "".join(out)
 
 
+_PATH_PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_-]*)|\[([0-9]+)\]|\[([^\]]*)\]")
+
+
+def parse_path(text: str) -> Path:
+    """`format_path`'s text back to its parts: `profiles[0].plugins.score.enabled[1].name`."""
+    parts: list = []
+    at = 0
+    while at < len(text):
+        m = _PATH_PART.match(text, at)
+        if m is None or m.end() == at:
+            break  # not a path format_path writes: keep what was read
+        name, index, bracketed = m.groups()
+        parts.append(int(index) if index is not None else name if name is not None else bracketed)
+        at = m.end()
+    return tuple(parts)
+
+
 class FieldLines:
     """Maps (document, JSON path) to a file line by composing the YAML once more.
 
@@ -747,6 +764,23 @@ class FieldLines:
                 break  # a missing field: point at its parent
             best, node = found
         return best + offset
+
+    def line_in(self, file: str, kind: str, path: Path) -> int | None:
+        """The line of `path` in the first document of `file` whose kind is `kind`: for
+        problems found after loading, which know their file and object but not their
+        document (a KubeSchedulerConfiguration's profiles are checked when they are built)."""
+        roots = self._composed(file, lambda: self._read(file))
+        for node in roots or ():
+            found = _child(node, "kind")
+            if found is not None and isinstance(found[1], yaml.ScalarNode) and found[1].value == kind:
+                best = node.start_mark.line + 1
+                for part in path:
+                    child = _child(node, part)
+                    if child is None:
+                        break
+                    best, node = child
+                return best
+        return None
 
     def _document_node(self, doc: Document) -> tuple[yaml.Node | None, int]:
         """The node of `doc` and what to add to its lines (the line its text starts on, - 1)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
@@ -88,18 +88,18 @@ def check_input(
     decoded: Decoded,
     owned: list[tuple[Identity, Document]],
     broken: set[Identity],
-    complete: bool,
+    unread: Sequence[str] = (),
 ) -> list[Issue]:
     """The rules across objects, once everything is read. `owned` holds every document of the
     kinds the planner reads (also those that failed their schema: they still count for
-    duplicates); `broken` the identities of those that failed; `complete` is False when some
-    file could not be parsed, in which case a missing reference may just be in the unreadable
-    part and is not reported."""
+    duplicates); `broken` the identities of those that failed; `unread` the files that could
+    not be read whole: a missing reference is still reported (all problems in one run), saying
+    that it may be in one of them."""
     issues: list[Issue] = []
     issues += duplicates(owned)
     issues += priority_rules(decoded)
     issues += workload_rules(decoded)
-    issues += pod_group_rules(decoded, broken, complete)
+    issues += pod_group_rules(decoded, broken, unread)
     return issues
 
 
@@ -257,7 +257,7 @@ def _ref_paths(api_version: str) -> tuple[tuple, tuple]:
     return ("spec", "workloadRef", "workloadName"), ("spec", "workloadRef", "templateName")
 
 
-def pod_group_rules(decoded: Decoded, broken: set[Identity], complete: bool) -> Iterator[Issue]:
+def pod_group_rules(decoded: Decoded, broken: set[Identity], unread: Sequence[str] = ()) -> Iterator[Issue]:
     """Template references must resolve (the apiserver rejects a PodGroup whose Workload or
     template is missing); names in references are DNS names; `all` disruption needs a gang;
     a parent link needs a workloadRef."""
@@ -280,13 +280,21 @@ def pod_group_rules(decoded: Decoded, broken: set[Identity], complete: bool) -> 
             continue
         templates = workloads.get((group.namespace, group.workload_name))
         if templates is None:
-            if complete and ("Workload", group.namespace, group.workload_name) not in broken:
-                yield Issue(doc, workload_path, f'Workload "{group.workload_name}" not found in namespace "{group.namespace}"')
+            if ("Workload", group.namespace, group.workload_name) not in broken:
+                missing = f'Workload "{group.workload_name}" not found in namespace "{group.namespace}"'
+                if unread:
+                    missing += f" (it may be in {_files(unread)}, which could not be read whole)"
+                yield Issue(doc, workload_path, missing)
             continue
         names_ = templates[1] if composite else templates[0]
         if group.template_name not in names_:
             have = ", ".join(sorted(names_)) or "none"
             yield Issue(doc, template_path, f'Workload "{group.workload_name}" has no {kind} "{group.template_name}" (it has: {have})')
+
+
+def _files(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:3])
+    return shown + (f" or {len(names) - 3} other files" if len(names) > 3 else "")
 
 
 # --- pods and budgets --------------------------------------------------------------------------

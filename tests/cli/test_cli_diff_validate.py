@@ -116,7 +116,7 @@ def test_diff_loads_both_configs(runner, monkeypatch, engine):
         loaded.append(path)
         if path == "missing.yaml":
             raise InputError([Problem(file=path, message="no such file")])
-        return {"path": path}
+        return {"kind": "KubeSchedulerConfiguration"}  # its profiles are built too
 
     monkeypatch.setattr(loading, "load_scheduler_config", load_scheduler_config, raising=False)
     result = run(runner, "diff", "m/", "--config-a", "a.yaml", "--config-b", "missing.yaml")
@@ -134,7 +134,7 @@ def loader(monkeypatch):
 
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)
-    monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"path": path}, raising=False)
+    monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"kind": "KubeSchedulerConfiguration"}, raising=False)
     monkeypatch.setattr(cli, "_check_config", lambda cluster, config, gates: None)
     return loading
 

@@ -324,3 +324,82 @@ def test_alias_bomb_is_refused_as_kubectl_refuses_it(tmp_path):
     result = run("simulate", tmp_path / "m.yaml")
     assert result.exit_code == 2
     assert result.stderr == f"{tmp_path / 'm.yaml'}:7: invalid YAML: document contains excessive aliasing\n"
+
+
+# --- every problem of a run together -------------------------------------------------------------
+
+UNKNOWN_PLUGIN = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      enabled:
+      - {name: NoSuchPlugin, weight: 2}
+"""
+DUPLICATE_PROFILE = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: default-scheduler
+"""
+
+
+def test_bad_feature_gates_do_not_hide_a_configurations_profile_problems(tmp_path):
+    (tmp_path / "m.yaml").write_text(NODE)
+    (tmp_path / "sched.yaml").write_text(UNKNOWN_PLUGIN)
+    for command in ("validate", "simulate"):
+        result = run(command, tmp_path / "m.yaml", "--scheduler-config", tmp_path / "sched.yaml",
+                     "--feature-gates", "GenericWorkload=maybe")
+        assert result.exit_code == 2
+        lines = result.stderr.splitlines()
+        assert lines[0].startswith("--feature-gates: invalid value of GenericWorkload=maybe")
+        # a profile problem found while building the profiles, with the line of its field
+        assert lines[1].startswith(f"{tmp_path / 'sched.yaml'}:8: KubeSchedulerConfiguration: "
+                                   "profiles[0].plugins.score.enabled[0].name: unknown plugin "
+                                   '"NoSuchPlugin"')
+        assert len(lines) == 2
+
+
+def test_diff_reports_both_configurations_problems(tmp_path):
+    (tmp_path / "m.yaml").write_text(NODE)
+    (tmp_path / "a.yaml").write_text(UNKNOWN_PLUGIN)
+    (tmp_path / "b.yaml").write_text(DUPLICATE_PROFILE)
+    result = run("diff", tmp_path / "m.yaml", "--config-a", tmp_path / "a.yaml",
+                 "--config-b", tmp_path / "b.yaml")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert [line.split(": KubeSchedulerConfiguration")[0] for line in lines] == [
+        f"{tmp_path / 'a.yaml'}:8", f"{tmp_path / 'b.yaml'}:5"]
+    assert lines[1].endswith('profiles[1].schedulerName: Duplicate value: "default-scheduler": '
+                             "already used by profiles[0].schedulerName")
+
+
+def test_a_configuration_among_broken_manifests_is_still_checked(tmp_path):
+    (tmp_path / "a-broken.yaml").write_text("kind: [\n")
+    (tmp_path / "node.yaml").write_text(NODE)
+    (tmp_path / "sched.yaml").write_text(UNKNOWN_PLUGIN)
+    result = run("validate", tmp_path)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{tmp_path / 'a-broken.yaml'}:2: invalid YAML")
+    assert lines[1].startswith(f"{tmp_path / 'sched.yaml'}:8: KubeSchedulerConfiguration: ")
+    assert len(lines) == 2
+
+
+def test_a_missing_reference_is_reported_with_a_syntax_error_elsewhere(tmp_path):
+    (tmp_path / "a-broken.yaml").write_text("kind: [\n")
+    (tmp_path / "node.yaml").write_text(NODE)
+    (tmp_path / "pg.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+        "metadata: {name: g, namespace: default}\nspec:\n"
+        "  workloadRef: {workloadName: nowhere, templateName: t}\n"
+        "  schedulingPolicy: {gang: {minCount: 2}}\n")
+    result = run("simulate", tmp_path)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1] == (
+        f"{tmp_path / 'pg.yaml'}:5: PodGroup default/g: spec.workloadRef.workloadName: Workload "
+        f"\"nowhere\" not found in namespace \"default\" (it may be in {tmp_path / 'a-broken.yaml'}, "
+        "which could not be read whole)")

@@ -25,5 +25,6 @@ def test_bad_configuration_among_manifests_is_named_by_its_file(tmp_path):
         result = CliRunner().invoke(app, [command, str(tmp_path)])
         assert result.exit_code == 2, command
         first = result.stderr.splitlines()[0]
-        assert first.startswith(f"{tmp_path / 'scheduler.yaml'}: KubeSchedulerConfiguration: ")
+        # profile problems carry the line of their field, like every other problem
+        assert first.startswith(f"{tmp_path / 'scheduler.yaml'}:7: KubeSchedulerConfiguration: ")
         assert 'unknown plugin "Bogus"' in first

@@ -346,11 +346,15 @@ def test_a_broken_workload_does_not_also_make_its_groups_fail(manifests):
     ]
 
 
-def test_unreadable_files_do_not_make_references_fail(manifests):
+def test_references_are_checked_even_when_another_file_is_unreadable(manifests):
+    """All problems in one run (issue 14): the missing Workload is reported with the syntax
+    error, saying where it might have been."""
     manifests.write("a.yaml", "apiVersion: v1\nkind: [\n")
     manifests.write("b.yaml", dump(PG))
     assert manifests.problems("a.yaml", "b.yaml") == [
         "a.yaml:3: invalid YAML: while parsing a flow node: did not find expected node content",
+        'b.yaml:8: PodGroup team-a/pg3: spec.workloadRef.workloadName: Workload "w3" not found in '
+        'namespace "team-a" (it may be in a.yaml, which could not be read whole)',
     ]
 
 
