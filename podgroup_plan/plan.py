@@ -254,6 +254,8 @@ class _Passes:
                 rerun=lambda: self._rerun(fwk, group, entity.pods, len(placed)),
                 policy_gate=self.preemption_policy_gate,
             )
+        if outcome is not None and self.tracer is not None:
+            self.tracer.preemption(group.namespace, group.name, outcome)
         self._group_failed(entity, result, outcome)
         if outcome is not None and outcome.status.is_success():
             for pod, node in outcome.nominations:

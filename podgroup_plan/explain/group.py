@@ -43,13 +43,18 @@ def explain_group(result: PlanResult, target, tracer: Tracer, state: ClusterStat
 
 
 def _preemption(tracer: Tracer) -> dict[str, Any] | None:
-    if not tracer.victims and not tracer.preemptions:
+    """The last workload-aware preemption decision of the target, with the victims the plan
+    evicted for it (over all its cycles)."""
+    if not tracer.preemptions:
         return None
-    last = tracer.preemptions[-1] if tracer.preemptions else {}
+    last = tracer.preemptions[-1]
     return {
-        "message": last.get("message"),
-        "units": last.get("units", []),
-        "pdbs": last.get("pdbs", []),
+        "cycle": last["cycle"],
+        "pass": last["pass"],
+        "status": last["status"],
+        "message": last["message"],
+        "units": last["units"],
+        "pdbs": last["pdbs"],
         "victims": sorted(tracer.victims, key=lambda v: (v["namespace"], v["name"])),
     }
 

@@ -186,6 +186,24 @@ class Tracer:
         if self.wants_group(namespace, name):
             self.placements[(namespace, name)] = placements
 
+    def preemption(self, namespace: str, name: str, outcome) -> None:
+        """Workload-aware preemption's decision for a group cycle of the target."""
+        if not self.wants_group(namespace, name):
+            return
+        units = []
+        for unit, verdict, violating, pdbs in outcome.considered or ():
+            pods = [f"{p.namespace}/{p.name}" for p in unit.pods]
+            units.append({"unit": pods[0] if len(pods) == 1 else f"{unit.kind} {unit.id}",
+                          "kind": unit.kind, "priority": unit.priority, "pods": pods,
+                          "verdict": verdict, "pdbs": pdbs, "pdbViolatingPods": violating})
+        self.preemptions.append({
+            "cycle": len(self.group_cycles) + 1, "pass": self.pass_number,
+            "status": outcome.status.code.upstream_name, "message": outcome.status.message or None,
+            "units": units,
+            "pdbs": sorted({name for u in units for name in u["pdbs"]}),
+            "victims": sorted(f"{p.namespace}/{p.name}" for u in outcome.victims for p in u.pods),
+        })
+
     def victim(self, preemptor_kind: str, namespace: str, name: str, victim: dict) -> None:
         if (preemptor_kind, namespace, name) == (self.target.kind, *self.target.key) or (
                 preemptor_kind != "Pod" and self.wants_group(namespace, name)):

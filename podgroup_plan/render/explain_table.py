@@ -160,12 +160,23 @@ def _group(doc: dict[str, Any], out: _Lines) -> None:
         out.blank()
     pre = doc.get("preemption")
     if pre:
-        out.add("Preemption:")
-        out.add(pre.get("message") or "", 2)
-        for unit in pre.get("units") or []:
-            out.add(f"- {unit['text']}", 2)
+        out.add(f"Preemption (cycle {pre['cycle']}, pass {pre['pass']}): {pre['status']}")
+        if pre.get("message"):
+            out.add(pre["message"], 2)
+        if pre.get("pdbs"):
+            out.add("PDBs consulted: " + ", ".join(pre["pdbs"]), 2)
+        units = pre.get("units") or []
+        if units:
+            out.add(f"victim units in the order the reprieve tried them (PDB-violating first, then by importance; {len(units)}):", 2)
+            for unit in units[:20]:
+                pdb = f"; PDB {', '.join(unit['pdbs'])}" if unit["pdbs"] else ""
+                if unit["pdbViolatingPods"]:
+                    pdb += f" (evicting it would violate it for {unit['pdbViolatingPods']} pod(s))"
+                out.add(f"- {unit['unit']} (priority {unit['priority']}{pdb}): {unit['verdict']}", 4)
+            if len(units) > 20:
+                out.add(f"... +{len(units) - 20} more in -o json", 4)
         for v in pre.get("victims") or []:
-            out.add(f"victim {v['namespace']}/{v['name']} on {v['node']} (priority {v['priority']})", 2)
+            out.add(f"evicted {v['namespace']}/{v['name']} on {v['node']} (priority {v['priority']})", 2)
         out.blank()
     hints = doc.get("wouldFit")
     if hints:

@@ -65,6 +65,9 @@ class PreemptionOutcome:
     # The planner's own account for `explain` and the table: units spared by a PDB.
     spared_by_pdb: list[VictimUnit] = field(default_factory=list)
     num_pdb_violations: int = 0
+    # For `explain` only (None otherwise): every unit the reprieve considered, in importance
+    # order, as (unit, verdict, PDB-violating pods, PDBs that cover it).
+    considered: list[tuple[VictimUnit, str, int, list[str]]] | None = None
 
     @property
     def victim_pods(self) -> list[Pod]:

@@ -80,12 +80,23 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, group: PodGroup, pods: Sequ
 
 
 def _success(victims: list[VictimUnit], assignments: list[tuple[Pod, int]], violations: int,
-             spared: list[VictimUnit]) -> PreemptionOutcome:
+             spared: list[VictimUnit], log: list | None = None) -> PreemptionOutcome:
     victims.sort(key=VictimUnit.importance)
     n = sum(len(u.pods) for u in victims)
     status = Status(Code.SUCCESS, (f"found a placement for podgroup, preempting {n} victims",))
     return PreemptionOutcome(status, victims=victims, nominations=list(assignments),
-                             num_pdb_violations=violations, spared_by_pdb=spared)
+                             num_pdb_violations=violations, spared_by_pdb=spared, considered=log)
+
+
+def _log_for(fwk: Framework) -> list | None:
+    """A list to record the reprieve's verdicts in when `explain` is tracing, else None."""
+    return [] if getattr(fwk, "tracer", None) is not None else None
+
+
+# The reprieve's verdicts as `explain` words them.
+REPRIEVED = "reprieved: the preemptor still fits with it in place"
+EVICTED = "victim: the preemptor does not fit with it in place"
+UNTOUCHED = "reprieved: on no node the preemptor's placement uses"
 
 
 def _no_victims() -> PreemptionOutcome:
@@ -106,7 +117,7 @@ def _preemptor_fits(fwk: Framework, state: ClusterState, assignments: Sequence[t
 def _reprieve_all(
     units: list[VictimUnit], ctx: PreemptionContext, state: ClusterState,
     put_back: Callable[[VictimUnit], None], take_out: Callable[[VictimUnit], None],
-    fits: Callable[[], bool], needs_check: Callable[[VictimUnit], bool],
+    fits: Callable[[], bool], needs_check: Callable[[VictimUnit], bool], log: list | None = None,
 ) -> tuple[list[VictimUnit], int, list[VictimUnit]]:
     """Order the units, split them by PDB and reprieve greedily. Returns (victims, PDB-violating
     victim pods, units a PDB protected that were spared)."""
@@ -116,18 +127,24 @@ def _reprieve_all(
     violations = 0
     spared: list[VictimUnit] = []
 
-    def reprieve(unit: VictimUnit) -> bool:
+    def reprieve(unit: VictimUnit, count: int = 0) -> bool:
+        verdict = _reprieve_one(unit)
+        if log is not None:
+            log.append((unit, verdict, count, ctx.budgets.names_covering(unit.pods)))
+        return verdict != EVICTED
+
+    def _reprieve_one(unit: VictimUnit) -> str:
         if not needs_check(unit):
-            return True
+            return UNTOUCHED
         put_back(unit)
         if fits():
-            return True
+            return REPRIEVED
         take_out(unit)
         victims.append(unit)
-        return False
+        return EVICTED
 
     for unit, count in violating:
-        if reprieve(unit):
+        if reprieve(unit, count):
             spared.append(unit)
         else:
             violations += count
@@ -152,9 +169,9 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
             put_back=lambda u: restore_unit(state, u),
             take_out=lambda u: remove_units(state, [u]),
             fits=lambda: _preemptor_fits(fwk, state, assignments),
-            needs_check=lambda u: True,
+            needs_check=lambda u: True, log=(log := _log_for(fwk)),
         )
-    return _success(victims, assignments, violations, spared)
+    return _success(victims, assignments, violations, spared, log)
 
 
 def _on_columns(fwk: Framework, ctx: PreemptionContext, priority: int, state: ClusterState,
@@ -184,9 +201,9 @@ def _on_columns(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
             put_back=lambda u: _shift_unit(state, u, +1),
             take_out=lambda u: _shift_unit(state, u, -1),
             fits=lambda: _preemptor_fits(fwk, state, assignments),
-            needs_check=lambda u: u.id in touching,
+            needs_check=lambda u: u.id in touching, log=(log := _log_for(fwk)),
         )
-    return _success(victims, assignments, violations, spared)
+    return _success(victims, assignments, violations, spared, log)
 
 
 def _shift_unit(state: ClusterState, unit: VictimUnit, sign: int) -> None:

@@ -175,6 +175,11 @@ class Budgets:
             self._covered = [p for p in self._pods if self.matching(p)] if self.pdbs else []
         return self._covered
 
+    def names_covering(self, pods: Sequence[Pod]) -> list[str]:
+        """`namespace/name` of every PDB that selects one of `pods` (for `explain`)."""
+        found = {i for pod in pods for i in self.matching(pod)}
+        return [f"{self.pdbs[i].namespace}/{self.pdbs[i].name}" for i in sorted(found)]
+
     def matching(self, pod: Pod) -> tuple[int, ...]:
         """Indexes of the PDBs whose selector matches the pod: an empty selector `{}` matches
         every pod of the namespace, a missing selector none."""
