@@ -10,6 +10,7 @@ from typing import Any
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.explain.trace import Tracer
+from podgroup_plan.explain.would_fit import would_fit
 from podgroup_plan.result import PlanResult
 from podgroup_plan.state.cluster import ClusterState
 
@@ -69,7 +70,7 @@ def _closest(tracer: Tracer) -> list[dict[str, Any]] | None:
         return None
     placements = [p for p in (last.get("placements") or []) if p.get("evaluated") and not p.get("feasible")]
     if not placements:
-        return []
+        return _first_unfit(tracer, last)
     best = max(placements, key=lambda p: (p.get("scheduledPods") or 0, -placements.index(p)))
     placed = best.get("scheduledPods") or 0
     name = best.get("name") or "all nodes"
@@ -77,3 +78,26 @@ def _closest(tracer: Tracer) -> list[dict[str, Any]] | None:
     if best.get("message"):
         text += f"; it failed with: {best['message']}"
     return [{"placement": best.get("name"), "scheduledPods": placed, "text": text}]
+
+
+def _first_unfit(tracer: Tracer, last: dict[str, Any]) -> list[dict[str, Any]]:
+    """For a group cycle without placements: the first pod (in the order the cycle tried them)
+    that did not fit, with its FitError and what would make it fit."""
+    state = tracer.state
+    unfit = []
+    for outcome in last["pods"]:
+        namespace, name = outcome["pod"].split("/", 1)
+        for cycle in tracer.cycles.get((namespace, name), []):
+            if cycle.pass_number == last["pass"] and not cycle.rerun and cycle.node is None:
+                unfit.append((cycle.seq, namespace, name, cycle))
+                break
+    if not unfit or state is None:
+        return []
+    _, namespace, name, cycle = min(unfit)
+    hints = [{"pod": f"{namespace}/{name}", "text": f"{namespace}/{name} was the first pod that did not fit: "
+                                                    f"{cycle.message}"}]
+    pod = tracer.pods.get((namespace, name))
+    if pod is not None:
+        for hint in would_fit(cycle, pod, state):
+            hints.append({**hint, "pod": f"{namespace}/{name}"})
+    return hints

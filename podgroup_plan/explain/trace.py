@@ -52,7 +52,8 @@ class PluginScores:
 class PodCycle:
     """Everything one cycle of the target pod saw and decided."""
 
-    index: int  # 1-based count of the target's cycles
+    index: int  # 1-based count of this pod's cycles
+    seq: int  # 1-based count of every recorded cycle (the order cycles ran in)
     pass_number: int  # the plan's pass (1-based)
     scope: str  # "pod" (alone), or the group cycle it ran inside ("PodGroup ns/name")
     placement: str | None  # the candidate placement under trial, when a placement algorithm ran
@@ -105,6 +106,7 @@ class Tracer:
         self.victims: list[dict] = []
         self.preemptions: list[dict] = []
         self._outcomes: list[dict] = []
+        self._seq = 0
 
     def wants(self, pod: Pod) -> bool:
         kind, key = self.target.kind, self.target.key
@@ -217,13 +219,14 @@ class Tracer:
         self.pods[pod.key] = pod
         cycles = self.cycles.setdefault(pod.key, [])
         cycle = PodCycle(
-            index=len(cycles) + 1, pass_number=self.pass_number, scope=self.scope,
+            index=len(cycles) + 1, seq=self._seq + 1, pass_number=self.pass_number, scope=self.scope,
             placement=self.placement, rerun=self.rerun, view=np.array(view, copy=True), node=result.node,
             status_code=int(result.status.code), message=result.status.message,
             feasible=None if result.feasible is None else np.array(result.feasible, copy=True),
             sampled=result.sampled,
         )
         cycles.append(cycle)
+        self._seq += 1
         if len(view) == 0:
             return
         self._resources(cycle, pod, state, view)
