@@ -66,7 +66,8 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
 
 
 def without_expansion(cluster: ClusterInput) -> ClusterInput:
-    """`--no-expand`: nothing is created; a note names what was not expanded."""
+    """`--no-expand`: nothing is created (the controllers are dropped, so a later `expand` adds
+    nothing); a note names what was not expanded."""
     found = cluster.controllers
     if found is None or not found:
         return cluster
@@ -75,4 +76,5 @@ def without_expansion(cluster: ClusterInput) -> ClusterInput:
               (len(found.stateful_sets), "StatefulSet")]
     kinds = ", ".join(f"{kind} ({n})" for n, kind in counts if n)
     note = f"expansion off (--no-expand): {kinds} not expanded into the pods their controllers would create"
-    return replace(cluster, expansion_notes=tuple(sorted(set(cluster.expansion_notes) | {note})))
+    return replace(cluster, controllers=None,
+                   expansion_notes=tuple(sorted(set(cluster.expansion_notes) | {note})))
