@@ -154,6 +154,10 @@ SchedulerConfigOpt = Annotated[Optional[Path], typer.Option(
 FeatureGatesOpt = Annotated[Optional[str], typer.Option(
     "--feature-gates", metavar="NAME=BOOL,...",
     help="kube-scheduler feature gates, e.g. TopologyAwareWorkloadScheduling=false.")]
+NoExpandOpt = Annotated[bool, typer.Option(
+    "--no-expand",
+    help="Do not expand Jobs, JobSets, Deployments, ReplicaSets and StatefulSets into the pods "
+         "their controllers would create; plan only the pods in the input.")]
 OutputFileOpt = Annotated[Optional[Path], typer.Option(
     "--output-file", metavar="FILE", dir_okay=False,
     help="Write the output to FILE instead of standard output.")]
@@ -202,6 +206,7 @@ def simulate(
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
              "or every pod (all). JSON and YAML always list every pod.")] = PodsShown.pending.value,
     debug: DebugOpt = False,
+    no_expand: NoExpandOpt = False,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
@@ -210,6 +215,7 @@ def simulate(
         with _input_errors():
             _check_output_file(output_file, paths, [scheduler_config])
             cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
+            cluster = _expansion(cluster, no_expand)
             result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
         _emit_result(result, output, output_file, pods.value,
                      configuration_label(scheduler_config, cluster), fail_on or [])
@@ -262,6 +268,7 @@ def diff(
         help="KubeSchedulerConfiguration for plan A (default: the built-in default profile).")]
     = None,
     feature_gates: FeatureGatesOpt = None,
+    no_expand: NoExpandOpt = False,
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(DiffOutput, "a diff output format"),
         metavar="table|json|markdown",
@@ -279,6 +286,7 @@ def diff(
             _check_output_file(output_file, paths, [config_a, config_b])
             cluster, (conf_a, conf_b), gates = _load(paths, [config_a, config_b], feature_gates,
                                                      manifest_config_used=False)
+            cluster = _expansion(cluster, no_expand)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else _without_config(cluster)
             if cluster.scheduler_config is not None:
@@ -510,6 +518,15 @@ def _parse_gates(text: str | None) -> dict[str, bool] | None:
     from podgroup_plan.framework.config import parse_feature_gates
 
     return parse_feature_gates(text)
+
+
+def _expansion(cluster: ClusterInput, no_expand: bool) -> ClusterInput:
+    """`--no-expand`: the controllers are dropped before the plan (a note says so)."""
+    if not no_expand:
+        return cluster
+    from podgroup_plan.controllers import without_expansion
+
+    return without_expansion(cluster)
 
 
 def _without_config(cluster: ClusterInput) -> ClusterInput:

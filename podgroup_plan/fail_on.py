@@ -72,11 +72,34 @@ def held(result: PlanResult, wanted: Iterable[str]) -> list[str]:
         pods = [p for p in result.pods if condition in pod_conditions(p)]
         failing = [g for g in groups if condition in group_conditions(g)]
         if pods or failing:
+            owners = by_owner(result, pods, failing)
             lines.append(f"{condition}: {plural(len(pods), 'pod')} and "
-                         f"{plural(len(failing), 'group')} {verb}")
+                         f"{plural(len(failing), 'group')} {verb}"
+                         + (f"; by owner: {', '.join(owners)}" if owners else ""))
     if PREEMPTION_CONDITION in wanted and evicted(result):
         lines.append(f"{PREEMPTION_CONDITION}: the plan evicts {plural(len(evicted(result)), 'pod')}")
     return lines
+
+
+def by_owner(result: PlanResult, pods: list[PodResult], groups: list) -> list[str]:
+    """The objects a user wrote (Job, JobSet, Deployment, StatefulSet: the top of each pod's
+    chain of controlling owners; a Job for the PodGroup made for it) that `pods` and `groups`
+    belong to, each once and sorted: `Job ml/train (2 pods, 1 group)`."""
+    tally: dict[str, list[int]] = {}
+    for p in pods:
+        root = result.root_owner(p.namespace, p.owner)
+        if root is not None:
+            tally.setdefault(f"{root.kind} {p.namespace}/{root.name}", [0, 0])[0] += 1
+    for g in groups:
+        root = result.group_owner(g.namespace, g.name) if isinstance(g, PodGroupResult) else None
+        if root is not None:
+            tally.setdefault(f"{root.kind} {g.namespace}/{root.name}", [0, 0])[1] += 1
+    out = []
+    for owner in sorted(tally):
+        n_pods, n_groups = tally[owner]
+        parts = ([plural(n_pods, "pod")] if n_pods else []) + ([plural(n_groups, "group")] if n_groups else [])
+        out.append(f"{owner} ({', '.join(parts)})")
+    return out
 
 
 def plural(n: int, word: str) -> str:

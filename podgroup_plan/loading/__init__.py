@@ -237,6 +237,10 @@ def summarize(ci: ClusterInput) -> list[str]:
         ("PodGroup", len(ci.pod_groups), f" ({implied} implied by v1alpha1 workloadRef)" if implied else ""),
         ("CompositePodGroup", len(ci.composite_pod_groups), ""),
     ]
+    found = ci.controllers
+    if found is not None:  # expanded into pods by the plan (docs/controllers.md)
+        counts += [("Job", len(found.jobs), ""), ("JobSet", len(found.job_sets), ""),
+                   ("Deployment", len(found.deployments), "")]
     selectors = Counter(s.kind for s in ci.spread_selectors)
     counts += [(kind, selectors[kind], "") for kind in sorted(selectors)]
     counts.append((SCHEDULER_CONFIG_KIND, 1 if ci.scheduler_config is not None else 0, ""))

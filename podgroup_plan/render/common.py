@@ -211,3 +211,38 @@ def shorten(items: list, limit: int, shown: int, what: str) -> tuple[list, str |
         notes.append(f"{len(kept) - shown} more not listed")
         kept = kept[:shown]
     return kept, "; ".join(notes) + f". -o json lists every {what}."
+
+
+# --- by owner (the Job, JobSet, Deployment, StatefulSet a user wrote) -----------------------------
+
+def owner_text(kind: str, namespace: str, name: str) -> str:
+    """`Job ml/train`: how tables, --fail-on lines and JUnit name an owner."""
+    return f"{kind} {namespace}/{name}"
+
+
+def by_owner(result: PlanResult) -> dict[tuple[str, str, str], list[PodResult]]:
+    """Pods by the top of their owner chain, `(kind, namespace, name)` -> pods, in that key's
+    order; pods without an owner are left out."""
+    out: dict[tuple[str, str, str], list[PodResult]] = {}
+    for p in result.pods:
+        root = result.root_owner(p.namespace, p.owner)
+        if root is not None:
+            out.setdefault((root.kind, p.namespace, root.name), []).append(p)
+    return {k: out[k] for k in sorted(out)}
+
+
+def owner_of_pod(result: PlanResult, pod: PodResult) -> str | None:
+    root = result.root_owner(pod.namespace, pod.owner)
+    return owner_text(root.kind, pod.namespace, root.name) if root else None
+
+
+def owner_of_group(result: PlanResult, group: PodGroupResult) -> str | None:
+    root = result.group_owner(group.namespace, group.name)
+    return owner_text(root.kind, group.namespace, root.name) if root else None
+
+
+def owner_counts(pods: list[PodResult]) -> str:
+    """`3 of 4 pods scheduled, 1 Unschedulable`."""
+    statuses = Counter(p.status for p in pods if p.status != SCHEDULED)
+    text = f"{sum(p.status == SCHEDULED for p in pods)} of {plural(len(pods), 'pod')} scheduled"
+    return text + "".join(f", {n} {s}" for s, n in sorted(statuses.items()))

@@ -8,6 +8,11 @@ kube-scheduler's message) exactly when its object makes one of the `--fail-on` c
 Any other object that did not end `Scheduled` (a Waiting pod under `--fail-on unschedulable`, a
 pod of another scheduler) is `<skipped>` with its status and message, so the report still says
 what happened to it. Times are always 0 so that the document is byte-identical across runs.
+
+Pods and PodGroups that a Job or JobSet owns (made by expansion, or in the input with such an
+owner) are reported in one test case per owning Job or JobSet instead (suite `Jobs`), failing
+when any of them makes a wanted condition hold: a CI job asks "does my Job fit?", not 64
+questions about its pods.
 """
 from __future__ import annotations
 
@@ -52,11 +57,65 @@ def _outcome(conditions: list[str], wanted: frozenset[str], status: str) -> str:
     return "passed" if status == SCHEDULED else "skipped"
 
 
+# Owners whose pods and PodGroups get one test case between them (docs/controllers.md).
+OWNER_CASE_KINDS = ("Job", "JobSet")
+
+
+def _job_owner(result: PlanResult, namespace: str, root) -> tuple[str, str, str] | None:
+    return (root.kind, namespace, root.name) if root is not None and root.kind in OWNER_CASE_KINDS else None
+
+
+def _group_owner(result: PlanResult, g) -> tuple[str, str, str] | None:
+    return _job_owner(result, g.namespace, result.group_owner(g.namespace, g.name))
+
+
+def _pod_owner(result: PlanResult, p) -> tuple[str, str, str] | None:
+    return _job_owner(result, p.namespace, result.root_owner(p.namespace, p.owner))
+
+
+def _owner_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
+    """One case per owning Job or JobSet: failed when one of its PodGroups or pods makes a
+    wanted condition hold, with each of those and its outcome."""
+    groups: dict[tuple[str, str, str], list] = {}
+    pods: dict[tuple[str, str, str], list[PodResult]] = {}
+    for g in _by_name(result.pod_groups):
+        if (owner := _group_owner(result, g)) is not None:
+            groups.setdefault(owner, []).append(g)
+    for p in _by_name(result.pods):
+        if (owner := _pod_owner(result, p)) is not None:
+            pods.setdefault(owner, []).append(p)
+    evicted_by = common.preemptors(result)
+    cases = []
+    for owner in sorted(set(groups) | set(pods)):
+        kind, namespace, name = owner
+        mine = pods.get(owner, [])
+        bad_groups = [g for g in groups.get(owner, []) if any(c in wanted for c in group_conditions(g))]
+        bad_pods = [p for p in mine if any(c in wanted for c in pod_conditions(p))]
+        summary = f"{common.owner_text(kind, namespace, name)}: {common.owner_counts(mine)}"
+        if not bad_groups and not bad_pods:
+            done = all(p.status == SCHEDULED for p in mine)
+            cases.append(Case(f"{kind}.{namespace}", name, "passed" if done else "skipped",
+                              message="" if done else summary))
+            continue
+        lines = [summary]
+        for g in bad_groups:
+            detail = common.group_detail(g, [p for p in mine if p.pod_group == g.name]) or ""
+            lines.append(f"PodGroup {g.name}: {g.status}" + (f": {detail}" if detail else ""))
+        for p in bad_pods:
+            why = common.pod_detail(p, evicted_by) or ""
+            lines.append(f"pod {p.name}: {p.status}" + (f": {why}" if why else ""))
+        status = bad_groups[0].status if bad_groups else bad_pods[0].status
+        cases.append(Case(f"{kind}.{namespace}", name, "failure", status, summary, "\n".join(lines)))
+    return cases
+
+
 def _group_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
     members = common.group_members(result)
     evicted_by = common.preemptors(result)
     cases = []
     for g in _by_name(result.pod_groups):
+        if _group_owner(result, g) is not None:
+            continue  # in its Job's case (_owner_cases)
         classname = f"PodGroup.{g.namespace}"
         outcome = _outcome(group_conditions(g), wanted, g.status)
         if outcome == "passed":
@@ -101,6 +160,8 @@ def _pod_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
              for v in result.victims if (v.namespace, v.name) not in listed]
     cases = []
     for p in _by_name(pods):
+        if _pod_owner(result, p) is not None:
+            continue  # in its Job's case (_owner_cases)
         classname = f"Pod.{p.namespace}"
         outcome = _outcome(pod_conditions(p), wanted, p.status)
         if outcome == "passed":
@@ -155,6 +216,9 @@ def render_junit(result: PlanResult, fail_on: Iterable[str] | None = None) -> st
     if result.composite_pod_groups:
         suites.append(("CompositePodGroups", _composite_cases(result, wanted)))
     suites.append(("Pods", _pod_cases(result, wanted)))
+    owner_cases = _owner_cases(result, wanted)
+    if owner_cases:
+        suites.append(("Jobs", owner_cases))
     every = [c for _, cases in suites for c in cases]
     root = ET.Element("testsuites", {
         "name": SUITE_PREFIX,

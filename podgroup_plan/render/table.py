@@ -217,6 +217,18 @@ def pods(view: View) -> list[Text]:
     return t.lines(view.width)
 
 
+def owners(view: View) -> list[Text]:
+    """Pods by the object a user wrote (a Job, a JobSet, a Deployment, a StatefulSet): the top
+    of each pod's chain of controlling owners, with how many of its pods scheduled."""
+    grouped = common.by_owner(view.result)
+    if not grouped:
+        return []
+    t = layout.Table("By owner", [Column("Owner", elide=True), Column("Pods")])
+    for (kind, namespace, name), members in list(grouped.items())[:MAX_LISTED]:
+        t.add_row(common.owner_text(kind, namespace, name), common.owner_counts(members))
+    return t.lines(view.width)
+
+
 def pod_reasons(view: View) -> list[Text]:
     """Why pending pods did not schedule: one entry per distinct (status, message), naming its
     pods, in the order of their first pod (a gang's pods mostly share one message)."""
@@ -264,7 +276,7 @@ def notes(view: View) -> list[Text]:
 
 
 Section = Callable[[View], list[Text]]
-SECTIONS: list[Section] = [header, summary, pod_groups, composites, pods, pod_reasons, victims,
+SECTIONS: list[Section] = [header, summary, pod_groups, composites, owners, pods, pod_reasons, victims,
                            notes]
 
 
