@@ -33,6 +33,7 @@ from typing import Iterator
 
 import orjson
 
+from benchmarks import mixed
 from benchmarks.cases import ALL, Case, Mi
 
 NAMESPACE = "default"
@@ -95,7 +96,8 @@ def _uid(kind: int, i: int) -> str:
 
 
 # ----- the pods of a case, as plain tuples ------------------------------------------------------
-# (name, cpu_m, memory, priority, node index or None, pod group or None, limits?, creation second)
+# (name, cpu_m, memory, priority, node index or None, pod group or None, limits?, creation second,
+#  shape or None: the heterogeneous shape of benchmarks/mixed.py)
 
 
 def _pod_specs(case: Case) -> Iterator[tuple]:
@@ -106,19 +108,24 @@ def _pod_specs(case: Case) -> Iterator[tuple]:
 def _running_specs(case: Case) -> Iterator[tuple]:
     for j in range(case.running_pods):
         yield (f"running-{j:06d}", case.running_cpu_m, case.running_memory, case.running_priority,
-               j % case.nodes, None, True, j)
+               j % case.nodes, None, True, j, None)
 
 
 def _pending_specs(case: Case) -> Iterator[tuple]:
     t = case.running_pods
     for j in range(case.pending_pods):
-        yield (f"pod-{j:06d}", case.pod_cpu_m, case.pod_memory, case.pending_priority, None, None, True, t + j)
+        if case.pod_shapes:
+            shape = j % case.pod_shapes
+            cpu_m, memory = mixed.shape_requests(shape)
+            yield (f"pod-{j:06d}", cpu_m, memory, case.pending_priority, None, None, True, t + j, shape)
+            continue
+        yield (f"pod-{j:06d}", case.pod_cpu_m, case.pod_memory, case.pending_priority, None, None, True, t + j, None)
     t += case.pending_pods
     for g in range(case.gangs):
         for k in range(case.gang_size):
             # gang-pod.yaml sets requests only (no limits)
             yield (f"{gang_name(g)}-{k:04d}", case.gang_cpu_m, case.gang_memory, case.gang_priority, None,
-                   gang_name(g), False, t + g)
+                   gang_name(g), False, t + g, None)
 
 
 # ----- documents --------------------------------------------------------------------------------
@@ -126,11 +133,21 @@ def _pending_specs(case: Case) -> Iterator[tuple]:
 
 def node_doc(case: Case, i: int, style: str = "kubectl") -> dict:
     resources = {"cpu": cpu_text(case.node_cpu_m), "memory": memory_text(case.node_memory), "pods": str(case.node_pods)}
+    labels = node_labels(case, i)
+    spec: dict = {}
+    if case.pod_shapes:
+        extra, allocatable, taints = mixed.node_spec(case, i)
+        labels.update(extra)
+        labels[mixed.OS_LABEL] = "linux"
+        resources = {"cpu": cpu_text(allocatable["cpu"]), "memory": memory_text(allocatable["memory"]),
+                     "pods": str(allocatable["pods"])}
+        if taints:
+            spec["taints"] = taints
     doc = {
         "apiVersion": "v1",
         "kind": "Node",
-        "metadata": {"name": node_name(i), "labels": node_labels(case, i)},
-        "spec": {},
+        "metadata": {"name": node_name(i), "labels": labels},
+        "spec": spec,
         "status": {"capacity": dict(resources), "allocatable": resources},
     }
     if style == "kubectl":
@@ -156,7 +173,7 @@ def node_doc(case: Case, i: int, style: str = "kubectl") -> dict:
 
 
 def pod_doc(case: Case, spec: tuple, style: str = "kubectl", uid_index: int = 0) -> dict:
-    name, cpu_m, memory, priority, node, group, limits, created = spec
+    name, cpu_m, memory, priority, node, group, limits, created, shape = spec
     resources: dict = {"requests": {"cpu": cpu_text(cpu_m), "memory": memory_text(memory)}}
     if limits:
         resources["limits"] = dict(resources["requests"])
@@ -175,8 +192,12 @@ def pod_doc(case: Case, spec: tuple, style: str = "kubectl", uid_index: int = 0)
         spec_["nodeName"] = node_name(node)
     if group is not None:
         spec_["schedulingGroup"] = {"podGroupName": group}
+    if shape is not None:
+        doc["metadata"]["labels"] = mixed.pod_labels(shape)
+        spec_.update(mixed.pod_spec_fields(case, shape))
     if style == "kubectl":
-        doc["metadata"].update(uid=_uid(2, uid_index), resourceVersion=str(10_000 + uid_index), labels={"app": "scheduler-perf"})
+        doc["metadata"].update(uid=_uid(2, uid_index), resourceVersion=str(10_000 + uid_index))
+        doc["metadata"].setdefault("labels", {"app": "scheduler-perf"})
         container.update(
             imagePullPolicy="IfNotPresent",
             ports=[{"containerPort": 80, "protocol": "TCP"}],
@@ -187,7 +208,8 @@ def pod_doc(case: Case, spec: tuple, style: str = "kubectl", uid_index: int = 0)
             dnsPolicy="ClusterFirst", enableServiceLinks=True, preemptionPolicy="PreemptLowerPriority",
             priority=priority, restartPolicy="Always", schedulerName="default-scheduler",
             securityContext={}, serviceAccount="default", serviceAccountName="default",
-            terminationGracePeriodSeconds=30, tolerations=[dict(t) for t in _DEFAULT_TOLERATIONS],
+            terminationGracePeriodSeconds=30,
+            tolerations=spec_.get("tolerations", []) + [dict(t) for t in _DEFAULT_TOLERATIONS],
         )
         status = doc["status"]
         status["qosClass"] = "Guaranteed" if limits else "Burstable"
@@ -322,6 +344,8 @@ def _write_yaml_stream(fh, docs) -> None:
 
 def cluster_input(case: Case):
     """The case as a `ClusterInput`, built without reading any file."""
+    if case.pod_shapes:
+        return _decoded_input(case)
     from podgroup_plan.model.objects import GANG, ClusterInput, Node, Pod, PodGroup, Toleration
 
     nodes = tuple(
@@ -337,7 +361,7 @@ def cluster_input(case: Case):
     labels = {"app": "scheduler-perf"}
     request_cache: dict[tuple[int, int], dict] = {}
     pods = []
-    for n, (name, cpu_m, memory, priority, node, group, _limits, created) in enumerate(_pod_specs(case)):
+    for n, (name, cpu_m, memory, priority, node, group, _limits, created, _shape) in enumerate(_pod_specs(case)):
         requests = request_cache.setdefault((cpu_m, memory), {"cpu": cpu_m, "memory": memory})
         pods.append(Pod(
             namespace=NAMESPACE, name=name, labels=labels,
@@ -358,6 +382,20 @@ def cluster_input(case: Case):
         for g in range(case.gangs)
     )
     return ClusterInput(nodes=nodes, pods=tuple(pods), pod_groups=groups)
+
+
+def _decoded_input(case: Case):
+    """A heterogeneous case: its documents (minimal style) through the loader's own checks and
+    decoders, in memory (affinity and spreading objects are the decoder's to build)."""
+    from podgroup_plan.loading import check_and_decode
+    from podgroup_plan.loading.files import Document
+
+    docs = (Document(doc, f"<{stem}>", n + 1, None)
+            for stem, stream in documents(case, "minimal").items() for n, doc in enumerate(stream))
+    decoded, ignored, issues = check_and_decode(docs)
+    if issues:
+        raise ValueError("; ".join(f"{i.doc.file} document {i.doc.document}: {i.message}" for i in issues[:5]))
+    return decoded.cluster_input(ignored)
 
 
 # ----- command line -----------------------------------------------------------------------------

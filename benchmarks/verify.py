@@ -73,3 +73,64 @@ def problems(cluster: ClusterInput, result: PlanResult, expect_all_scheduled: bo
     if partial:
         out.append(f"{len(partial)} gang(s) partly placed (first: {partial[0]})")
     return out
+
+
+def constraint_problems(cluster: ClusterInput, result: PlanResult) -> list[str]:
+    """Hard constraints of the placed pending pods, checked on the final placement: untolerated
+    NoSchedule/NoExecute taints, nodeSelector and required node affinity, required hostname
+    anti-affinity within the pod's namespace, and DoNotSchedule spreading (with every pod
+    placed, the counts of the eligible domains differ by at most maxSkew at the end, since
+    each placement kept its domain within maxSkew of the minimum)."""
+    from podgroup_plan.plugins.taint_toleration import tolerations_tolerate
+
+    where = placement(cluster, result)
+    nodes = {n.name: n for n in cluster.nodes}
+    pods = {p.key: p for p in cluster.pods}
+    placed_pending = [(pods[k], nodes[n]) for k, n in sorted(where.items())
+                      if pods[k].node_name is None and n in nodes]
+    out: list[str] = []
+    on_node: dict[str, list] = defaultdict(list)
+    for key, node_name in where.items():
+        on_node[node_name].append(pods[key])
+    for pod, node in placed_pending:
+        who = f"{pod.namespace}/{pod.name} on {node.name}"
+        for taint in node.taints:
+            if taint.effect in ("NoSchedule", "NoExecute") and not tolerations_tolerate(pod.tolerations, taint):
+                out.append(f"{who}: untolerated taint {taint.key}")
+        if any(node.labels.get(k) != v for k, v in pod.node_selector.items()):
+            out.append(f"{who}: nodeSelector not matched")
+        aff = pod.affinity
+        if aff is not None and aff.node_required is not None and not aff.node_required.matches(node.name, node.labels):
+            out.append(f"{who}: required node affinity not matched")
+        for term in (aff.pod_anti_affinity_required if aff is not None else ()):
+            if term.topology_key != "kubernetes.io/hostname" or term.label_selector is None:
+                continue
+            others = [o for o in on_node[node.name] if o.key != pod.key and o.namespace == pod.namespace
+                      and term.label_selector.matches(o.labels)]
+            if others:
+                out.append(f"{who}: anti-affinity with {others[0].name}")
+    # DoNotSchedule spreading, per (namespace, constraint) over the pods that carry it
+    groups: dict[tuple, list] = defaultdict(list)
+    for pod, node in placed_pending:
+        for c in pod.topology_spread_constraints:
+            if c.when_unsatisfiable == "DoNotSchedule" and c.label_selector is not None:
+                groups[(pod.namespace, c.topology_key, c.max_skew, c.label_selector,
+                        pod.affinity.node_required if pod.affinity else None,
+                        tuple(sorted(pod.node_selector.items())))].append(pod)
+    for (namespace, key, max_skew, selector, required, node_selector), members in groups.items():
+        counts: dict[str, int] = {}
+        for node in cluster.nodes:
+            if key not in node.labels or any(node.labels.get(k) != v for k, v in node_selector):
+                continue
+            if required is not None and not required.matches(node.name, node.labels):
+                continue
+            counts.setdefault(node.labels[key], 0)
+        for other_key, node_name in where.items():
+            other = pods[other_key]
+            node = nodes.get(node_name)
+            if (node is not None and other.namespace == namespace and node.labels.get(key) in counts
+                    and selector.matches(other.labels)):
+                counts[node.labels[key]] += 1
+        if counts and max(counts.values()) - min(counts.values()) > max_skew:
+            out.append(f"spreading over {key} of {members[0].name}'s pods: counts {sorted(counts.values())}")
+    return out

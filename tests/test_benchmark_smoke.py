@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from benchmarks import generate, verify
-from benchmarks.cases import Case, tiny
+from benchmarks.cases import Case, tiny, tiny_mixed
 from podgroup_plan.plan import plan
 from podgroup_plan.result import SCHEDULED, UNSCHEDULABLE
 
@@ -77,3 +77,81 @@ def test_files_plan_like_the_objects_the_generator_builds(tmp_path, fmt, style):
     result = plan(cluster)
     assert verify.problems(cluster, result) == []
     assert _decisions(result) == _decisions(plan(generate.cluster_input(case)))
+
+
+# ----- issue 16: heterogeneous clusters, YAML loading, the demo's start-up --------------------
+
+
+def test_mixed_case_has_the_shapes_it_claims():
+    from benchmarks import mixed
+
+    case = tiny_mixed()
+    cluster = generate.cluster_input(case)
+    pending = [p for p in cluster.pods if p.node_name is None]
+    assert len(pending) == case.pending_pods
+    assert len({(p.requests["cpu"], p.requests["memory"]) for p in pending}) == case.pod_shapes
+    assert sum(1 for n in cluster.nodes if n.taints) == sum(1 for i in range(case.nodes) if mixed.tainted(i))
+    assert {n.labels[mixed.INSTANCE_TYPE_LABEL] for n in cluster.nodes} == {t[0] for t in mixed.INSTANCE_TYPES}
+    aff = [p.affinity for p in pending if p.affinity is not None]
+    assert any(a.node_required for a in aff) and any(a.node_preferred for a in aff)
+    assert any(a.pod_anti_affinity_required for a in aff) and any(a.pod_affinity_preferred for a in aff)
+    assert any(c.when_unsatisfiable == "DoNotSchedule" for p in pending for c in p.topology_spread_constraints)
+    assert any(p.node_selector for p in pending)
+    unique = generate.cluster_input(tiny_mixed(pod_shapes=300))
+    assert len({(p.requests["cpu"], p.requests["memory"]) for p in unique.pods}) == 300
+
+
+def test_mixed_case_plans_every_pod_within_its_constraints():
+    case = tiny_mixed()
+    cluster = generate.cluster_input(case)
+    result = plan(cluster)
+    assert verify.problems(cluster, result) == []
+    assert verify.constraint_problems(cluster, result) == []
+    assert result.summary.pods_scheduled == case.pending_pods
+
+
+def test_constraint_check_catches_a_broken_placement():
+    """The checker is not blind: a pod moved onto a node it may not use is reported."""
+    import dataclasses
+
+    from benchmarks import mixed
+
+    case = tiny_mixed()
+    cluster = generate.cluster_input(case)
+    result = plan(cluster)
+    pods = {p.key: p for p in cluster.pods}
+    tainted = next(n.name for i, n in enumerate(cluster.nodes) if mixed.tainted(i))
+    victim = next(r for r in result.pods if not pods[(r.namespace, r.name)].tolerations)
+    moved = [dataclasses.replace(r, node=tainted) if r is victim else r for r in result.pods]
+    broken = dataclasses.replace(result, pods=moved)
+    assert any("untolerated taint" in p for p in verify.constraint_problems(cluster, broken))
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_mixed_files_plan_like_the_objects(tmp_path, fmt):
+    load_input = _load_input()
+    case = tiny_mixed(pod_shapes=300)
+    cluster = load_input([generate.write_case(case, str(tmp_path), fmt, "kubectl")])
+    result = plan(cluster)
+    assert verify.problems(cluster, result) == []
+    assert _decisions(result) == _decisions(plan(generate.cluster_input(case)))
+
+
+def test_runner_measures_a_yaml_case_and_the_cli(tmp_path):
+    """One smoke-sized run of each new kind of case through the runner's own code paths."""
+    from benchmarks import run
+    from benchmarks.cases import ALL
+
+    yaml_case = dataclasses_replace(ALL["load-yaml-20k"], name="tiny-yaml", nodes=5, running_pods=40)
+    folder = generate.write_case(yaml_case, str(tmp_path), yaml_case.format)
+    out = run.run_child(yaml_case, folder, "files")
+    assert out["problems"] == [] and out["load_s"] > 0 and out["parse_floor_s"] > 0
+    assert run.figures(yaml_case, out)["floor_ratio"] > 0
+    cli = run.run_cli_case(ALL["demo-startup"], timeout=120)
+    assert cli["problems"] == [] and cli["output_lines"] > 10
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+
+    return dataclasses.replace(obj, **kw)
