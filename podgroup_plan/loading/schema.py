@@ -24,13 +24,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
+from urllib.parse import unquote, urldefrag, urljoin
 
-if TYPE_CHECKING:
-    from referencing._core import Resolver
+if TYPE_CHECKING:  # jsonschema (and referencing) load only when a document is rejected
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SchemaError = tuple[tuple, str]  # (JSON path, message)
 
@@ -57,14 +55,14 @@ class SchemaSet:
     """Every schema of one folder, indexed by kind and apiVersion, with compiled validators."""
 
     def __init__(self, directory: Path):
-        resources = []
+        self._documents: dict[str, dict] = {}  # $id -> schema
         self._files: dict[tuple[str, str], dict] = {}
         self._versions: dict[str, list[str]] = {}
         for path in sorted(directory.glob("*.json")):
             if "." not in path.stem and not path.name.startswith("_"):
                 continue  # PlanResult.json, PlanDiff.json, Explanation.json: our output documents
             contents = json.loads(path.read_text(encoding="utf-8"))
-            resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
+            self._documents[contents["$id"]] = contents
             if path.name.startswith("_"):
                 continue
             kind, _, rest = path.stem.partition(".")
@@ -72,7 +70,7 @@ class SchemaSet:
             api_version = f"{group}/{version}" if group else version
             self._files[(api_version, kind)] = contents
             self._versions.setdefault(kind, []).append(api_version)
-        self._registry = Registry().with_resources(resources)
+        self._registry = None  # referencing's Registry, built with the first validator
         self._validators: dict[tuple[str, str], Draft202012Validator] = {}
         self._checks: dict[tuple[str, str], Check | None] = {}
         self._compiler = CheckCompiler()
@@ -102,6 +100,14 @@ class SchemaSet:
     def validator(self, api_version: str, kind: str) -> Draft202012Validator:
         v = self._validators.get((api_version, kind))
         if v is None:
+            from jsonschema import Draft202012Validator
+            from referencing import Registry
+            from referencing.jsonschema import DRAFT202012
+
+            if self._registry is None:
+                self._registry = Registry().with_resources(
+                    (uri, DRAFT202012.create_resource(doc)) for uri, doc in self._documents.items()
+                )
             v = Draft202012Validator(self._files[(api_version, kind)], registry=self._registry)
             self._validators[(api_version, kind)] = v
         return v
@@ -111,7 +117,7 @@ class SchemaSet:
         key = (api_version, kind)
         if key not in self._checks:
             schema = self._files[key]
-            resolver = self._registry.resolver(base_uri=schema["$id"])
+            resolver = Resolver(schema["$id"], self._documents)
             try:
                 self._checks[key] = self._compiler.compile(schema, resolver)
             except Unsupported:
@@ -125,6 +131,38 @@ class SchemaSet:
             return []
         found = {describe(e) for e in self.validator(api_version, kind).iter_errors(obj)}
         return sorted(found, key=lambda pm: (_path_key(pm[0]), pm[1]))
+
+
+class Resolved:
+    __slots__ = ("contents", "resolver")
+
+    def __init__(self, contents: Any, resolver: "Resolver"):
+        self.contents = contents
+        self.resolver = resolver
+
+
+class Resolver:
+    """`$ref` resolution among the bundled schemas, for `CheckCompiler`: a reference relative
+    to the current schema's `$id`, then a JSON pointer in the fragment. (The bundled schemas
+    use nothing else; jsonschema's own resolver, from `referencing`, takes a tenth of a second
+    to import, which the happy path skips.)"""
+
+    __slots__ = ("base_uri", "documents")
+
+    def __init__(self, base_uri: str, documents: dict[str, Any]):
+        self.base_uri = base_uri
+        self.documents = documents
+
+    def lookup(self, ref: str) -> Resolved:
+        uri, fragment = urldefrag(urljoin(self.base_uri, ref))
+        try:
+            target: Any = self.documents[uri]
+            for part in fragment.split("/")[1:] if fragment else ():
+                part = unquote(part).replace("~1", "/").replace("~0", "~")
+                target = target[int(part)] if isinstance(target, list) else target[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise Unsupported(f"unresolvable $ref {ref!r} in {self.base_uri}") from None
+        return Resolved(target, Resolver(uri, self.documents))
 
 
 @lru_cache(maxsize=None)
