@@ -5,6 +5,8 @@ A case is `<name>/manifests/*.yaml` (the input, read like `podgroup-plan simulat
 
 * `description`: one line saying what the case shows (required);
 * `featureGates`: optional `{NAME: bool}` given to `plan()` as `--feature-gates` would;
+* `expand`: optional, `false` plans as `--no-expand` does (Jobs and other controllers are not
+  expanded into pods);
 * `disagreement`: optional; the planner is believed wrong here, for the reason given. The case
   runs as a strict xfail, so it starts failing (XPASS) the day the planner is fixed: then
   remove the key;
@@ -31,7 +33,7 @@ from podgroup_plan.plan import plan
 HERE = Path(__file__).parent
 FIXTURES = HERE.parent.parent / "fixtures"
 CASES = sorted(p.name for p in HERE.iterdir() if (p / "expected.yaml").is_file())
-CONTROL_KEYS = {"description", "featureGates", "disagreement"}
+CONTROL_KEYS = {"description", "featureGates", "disagreement", "expand"}
 RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups", "compositePodGroups", "victims", "notes"}
 SHUFFLE_SEEDS = (1, 2, 3)
 
@@ -53,8 +55,8 @@ def _expected(case: str) -> dict:
         return yaml.load(fh, Loader=_TextTimestamps)
 
 
-def _run(paths: list[str], feature_gates: dict | None) -> dict:
-    return plan(load_input(paths), feature_gates=feature_gates).to_dict()
+def _run(paths: list[str], feature_gates: dict | None, expand: bool = True) -> dict:
+    return plan(load_input(paths), feature_gates=feature_gates, expand=expand).to_dict()
 
 
 def _dumps(result: dict) -> str:
@@ -135,7 +137,7 @@ def _with_disagreements(cases: list[str]) -> list:
 @pytest.mark.parametrize("case", _with_disagreements(CASES))
 def test_scenario(case):
     expected = _expected(case)
-    result = _run([str(HERE / case / "manifests")], expected.get("featureGates"))
+    result = _run([str(HERE / case / "manifests")], expected.get("featureGates"), expected.get("expand", True))
     wanted = {k: v for k, v in expected.items() if k not in CONTROL_KEYS}
     problems = list(_mismatches(wanted, result, "result"))
     assert not problems, (
