@@ -69,8 +69,9 @@ def _partial(decoded: Decoded, ignored: Counter) -> ClusterInput | None:
 def check_not_empty(ci: ClusterInput, paths: Sequence[str]) -> None:
     """A whole input without a Node and without a Pod is bad input (docs/contract.md): a CI gate
     fed a failed snapshot (an empty file, empty stdin, only other kinds) must not pass. It is
-    named by the first PATH (`-` for standard input)."""
-    if not ci.nodes and not ci.pods:
+    named by the first PATH (`-` for standard input). Jobs and the other objects that expand
+    into pods count as pods."""
+    if not ci.nodes and not ci.pods and not ci.controllers:
         raise InputError([Problem(paths[0] if paths else "-", "no Node and no Pod found in the input")])
 
 

@@ -100,6 +100,13 @@ def composites(result: PlanResult) -> list[str]:
         ["CompositePodGroup", "Parent", "Policy", "Status", "Landed on / why not"], rows)
 
 
+def owners(result: PlanResult) -> list[str]:
+    """Pods by the object a user wrote (a Job, JobSet, Deployment, StatefulSet)."""
+    rows = [[code(common.owner_text(kind, namespace, name)), cell(common.owner_counts(members))]
+            for (kind, namespace, name), members in list(common.by_owner(result).items())[:MAX_ROWS]]
+    return ["### By owner", ""] + table(["Owner", "Pods"], rows)
+
+
 def unscheduled_pods(result: PlanResult, pods: str = "pending") -> list[str]:
     """The pods that did not end Scheduled (`pods="all"`: every pod) with their messages."""
     listed = [p for p in by_name(result.pods) if pods == "all" or p.status != SCHEDULED]
@@ -140,6 +147,8 @@ def render_markdown(result: PlanResult, *, pods: str = "pending",
         sections.append(pod_groups(result))
     if result.composite_pod_groups:
         sections.append(composites(result))
+    if common.by_owner(result):
+        sections.append(owners(result))
     sections.append(unscheduled_pods(result, pods))
     if result.victims:
         sections.append(victims(result))

@@ -92,3 +92,23 @@ def test_bad_job_is_exit_2_with_its_line(tmp_path):
     out = run("simulate", tmp_path / "job.yaml")
     assert out.exit_code == 2
     assert f"{tmp_path / 'job.yaml'}:6: Job ml/j: spec.parallelism: must be at least 0, got -1" in out.stderr
+
+
+def test_a_job_alone_is_not_empty_input(tmp_path):
+    # contract: Jobs and other workload objects that expand into pods count as pods
+    (tmp_path / "job.yaml").write_text(JOB.format(name="j", n=1))
+    out = run("validate", tmp_path / "job.yaml")
+    assert out.exit_code == 0, out.output
+    assert "Job: 1" in out.stdout
+
+
+@pytest.mark.parametrize("fmt, line", [
+    pytest.param("table", "Job ml/big    0 of 6 pods scheduled, 6 Unschedulable", id="table"),
+    pytest.param("markdown", "| `Job ml/big` | 0 of 6 pods scheduled, 6 Unschedulable |", id="markdown"),
+])
+def test_tables_group_pods_by_owner(files, monkeypatch, fmt, line):
+    monkeypatch.setenv("COLUMNS", "120")
+    out = run("simulate", *files(("train", 3), ("big", 6)), "-o", fmt)
+    assert "By owner" in out.stdout
+    assert line in out.stdout
+    assert "Job ml/train" in out.stdout
