@@ -1,0 +1,116 @@
+// Command oracle runs kube-scheduler v1.37.2 itself on podgroup-plan's input, so that the
+// planner can be compared with the real thing (tests/oracle/). It imports kube-scheduler as a
+// library (k8s.io/kubernetes from the Go module proxy) and copies none of its code.
+//
+//	oracle framework [--scheduler-config FILE] [--feature-gates A=true,B=false] PATH...
+//	oracle scheduler [--scheduler-config FILE] [--feature-gates ...] [--max-rounds N] PATH...
+//
+// Both modes print one JSON document on standard output; see README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+)
+
+const kubernetesVersion = "v1.37.2"
+
+var everything = labels.Everything()
+
+func klogFrom(ctx context.Context) klog.Logger { return klog.FromContext(ctx) }
+
+func sortedSet(s sets.Set[string]) []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: oracle framework|scheduler [--scheduler-config FILE] [--feature-gates SPEC] [--max-rounds N] PATH...")
+	os.Exit(2)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	mode := os.Args[1]
+	if mode != "framework" && mode != "scheduler" {
+		usage()
+	}
+	flags := flag.NewFlagSet(mode, flag.ExitOnError)
+	configFile := flags.String("scheduler-config", "", "KubeSchedulerConfiguration file")
+	gates := flags.String("feature-gates", "", "feature gates, NAME=BOOL,...")
+	maxRounds := flags.Int("max-rounds", 1000, "scheduler mode: stop after this many retry rounds")
+	_ = flags.Parse(os.Args[2:])
+	if flags.NArg() == 0 {
+		usage()
+	}
+	// Silence klog: the JSON on stdout is the only output; errors go to stderr.
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	_ = klogFlags.Set("logtostderr", "false")
+	_ = klogFlags.Set("alsologtostderr", "false")
+	_ = klogFlags.Set("stderrthreshold", "FATAL")
+	klog.SetOutput(devNull{})
+
+	if err := run(mode, *configFile, *gates, *maxRounds, flags.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "oracle:", err)
+		os.Exit(1)
+	}
+}
+
+type devNull struct{}
+
+func (devNull) Write(p []byte) (int, error) { return len(p), nil }
+
+func run(mode, configFile, gates string, maxRounds int, paths []string) error {
+	if err := setFeatureGates(gates); err != nil {
+		return fmt.Errorf("--feature-gates: %w", err)
+	}
+	if mode == "framework" {
+		// Opportunistic batching reuses one pod's result for the next pod with the same
+		// signature; framework mode evaluates every pod on its own.
+		if err := setFeatureGates("OpportunisticBatching=false"); err != nil {
+			return err
+		}
+	}
+	in, err := readInput(paths)
+	if err != nil {
+		return err
+	}
+	in.admit()
+	cfg, err := loadConfig(configFile, in.SchedulerConfig)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cluster, err := newCluster(ctx, in, cfg)
+	if err != nil {
+		return err
+	}
+	var report any
+	if mode == "framework" {
+		report, err = runFramework(ctx, cluster)
+	} else {
+		report, err = runScheduler(ctx, cluster, maxRounds)
+	}
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", " ")
+	return enc.Encode(report)
+}
