@@ -210,7 +210,10 @@ class ClusterState:
                 self.rollback(t.mark)
 
     def _add(self, pod: Pod, node: int) -> None:
-        self.requested[:, node] += self.request_vector(pod)
+        # The vector first: it may add a resource row (a resource no node offers), and
+        # `requested[:, node] += ...` would take the slice of the array before it grew.
+        vec = self.request_vector(pod)
+        self.requested[:, node] += vec
         self.non_zero_requested[0, node] += pod.non_zero_cpu
         self.non_zero_requested[1, node] += pod.non_zero_memory
         self.pod_count[node] += 1
@@ -221,7 +224,8 @@ class ClusterState:
         self._touch(node)
 
     def _remove(self, pod: Pod, node: int) -> None:
-        self.requested[:, node] -= self.request_vector(pod)
+        vec = self.request_vector(pod)
+        self.requested[:, node] -= vec
         self.non_zero_requested[0, node] -= pod.non_zero_cpu
         self.non_zero_requested[1, node] -= pod.non_zero_memory
         self.pod_count[node] -= 1

@@ -40,6 +40,16 @@ def test_unknown_resource_gets_a_zero_row():
     assert vec[row] == 1 and state.allocatable[row, 0] == 0
 
 
+def test_running_pod_may_request_a_resource_no_node_offers():
+    # Found by the kube-scheduler oracle: a bound pod asking for `example.com/gpu` on a cluster
+    # where no node offers it crashed the state's construction (kube-scheduler just counts it).
+    state = ClusterState([node("a")], [pod("r", node_name="a", **{"example.com/gpu": 1})])
+    row = state.resource_index["example.com/gpu"]
+    assert state.requested[row, 0] == 1 and state.allocatable[row, 0] == 0
+    state.assume(pod("p", **{"example.com/gpu": 2}), 0)
+    assert state.requested[row, 0] == 3
+
+
 def test_rollback_restores_every_column():
     state = ClusterState([node("a"), node("b")], [pod("r", node_name="a", ports=(80,))])
     before = snapshot(state)
