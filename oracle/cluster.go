@@ -37,8 +37,18 @@ type Cluster struct {
 
 var podsResource = v1.SchemeGroupVersion.WithResource("pods")
 
-func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration) (*Cluster, error) {
-	client := fake.NewSimpleClientset(in.objects()...)
+// newCluster starts the scheduler over a fake API server holding the input; with
+// withPending false the pending pods are left out (scheduler mode creates them itself, in
+// queue order).
+func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration, withPending bool) (*Cluster, error) {
+	var objects []runtime.Object
+	for _, o := range in.objects() {
+		if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && !withPending {
+			continue
+		}
+		objects = append(objects, o)
+	}
+	client := fake.NewSimpleClientset(objects...)
 	// The fake object tracker does not know the binding subresource: a Binding sets the pod's
 	// nodeName, as the API server's binding storage does.
 	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
@@ -95,7 +105,8 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 // waitForCache waits until the scheduler's cache holds every node and every bound pod of the
 // fake API server (the informers deliver them asynchronously).
 func (c *Cluster) waitForCache(ctx context.Context) error {
-	return wait.PollUntilContextTimeout(ctx, 5*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+	var last string
+	err := wait.PollUntilContextTimeout(ctx, 5*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
 		nodes, err := c.Informers.Core().V1().Nodes().Lister().List(everything)
 		if err != nil {
 			return false, err
@@ -115,8 +126,13 @@ func (c *Cluster) waitForCache(ctx context.Context) error {
 		for _, ni := range dump.Nodes {
 			cached += len(ni.GetPods())
 		}
+		last = fmt.Sprintf("nodes %d/%d, bound pods %d/%d, assumed %d", len(dump.Nodes), len(nodes), cached, bound, len(dump.AssumedPods))
 		return len(dump.Nodes) >= len(nodes) && cached >= bound && len(dump.AssumedPods) == 0, nil
 	})
+	if err != nil {
+		return fmt.Errorf("waiting for the scheduler's cache (%s): %w", last, err)
+	}
+	return nil
 }
 
 // refreshSnapshot copies the scheduler's cache into the snapshot the framework reads.

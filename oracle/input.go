@@ -24,7 +24,9 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -212,6 +214,12 @@ func (in *Input) sort() {
 // default); a namespace every namespaced object lives in exists. The oracle runs no
 // admission chain, so this is done here, in the plugin's documented terms.
 func (in *Input) admit() {
+	// The API server gives every object a UID; the scheduler's cache keys pods by it.
+	for _, o := range in.objects() {
+		if acc, err := meta.Accessor(o); err == nil && acc.GetUID() == "" {
+			acc.SetUID(types.UID(fmt.Sprintf("%T/%s/%s", o, acc.GetNamespace(), acc.GetName())))
+		}
+	}
 	classes := map[string]*schedulingv1.PriorityClass{}
 	var global *schedulingv1.PriorityClass
 	for _, pc := range in.PriorityClasses {

@@ -3,7 +3,8 @@
 // library (k8s.io/kubernetes from the Go module proxy) and copies none of its code.
 //
 //	oracle framework [--scheduler-config FILE] [--feature-gates A=true,B=false] PATH...
-//	oracle scheduler [--scheduler-config FILE] [--feature-gates ...] [--max-rounds N] PATH...
+//	oracle scheduler [--scheduler-config FILE] [--feature-gates ...] [--max-rounds N]
+//	                 [--tie-break random|name] [--no-ties] PATH...
 //
 // Both modes print one JSON document on standard output; see README.md.
 package main
@@ -37,7 +38,7 @@ func sortedSet(s sets.Set[string]) []string {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: oracle framework|scheduler [--scheduler-config FILE] [--feature-gates SPEC] [--max-rounds N] PATH...")
+	fmt.Fprintln(os.Stderr, "usage: oracle framework|scheduler [--scheduler-config FILE] [--feature-gates SPEC] [--max-rounds N] [--tie-break random|name] [--no-ties] PATH...")
 	os.Exit(2)
 }
 
@@ -53,6 +54,8 @@ func main() {
 	configFile := flags.String("scheduler-config", "", "KubeSchedulerConfiguration file")
 	gates := flags.String("feature-gates", "", "feature gates, NAME=BOOL,...")
 	maxRounds := flags.Int("max-rounds", 1000, "scheduler mode: stop after this many retry rounds")
+	tieBreak := flags.String("tie-break", "random", "scheduler mode: random (upstream) or name (the first best node by name)")
+	noTies := flags.Bool("no-ties", false, "scheduler mode: do not compute tie sets (faster; implies --tie-break=random)")
 	_ = flags.Parse(os.Args[2:])
 	if flags.NArg() == 0 {
 		usage()
@@ -65,7 +68,14 @@ func main() {
 	_ = klogFlags.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(devNull{})
 
-	if err := run(mode, *configFile, *gates, *maxRounds, flags.Args()); err != nil {
+	if *tieBreak != "random" && *tieBreak != "name" {
+		usage()
+	}
+	opts := schedulerOptions{maxRounds: *maxRounds, tieBreak: *tieBreak, ties: !*noTies}
+	if *noTies {
+		opts.tieBreak = "random"
+	}
+	if err := run(mode, *configFile, *gates, opts, flags.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle:", err)
 		os.Exit(1)
 	}
@@ -75,7 +85,7 @@ type devNull struct{}
 
 func (devNull) Write(p []byte) (int, error) { return len(p), nil }
 
-func run(mode, configFile, gates string, maxRounds int, paths []string) error {
+func run(mode, configFile, gates string, opts schedulerOptions, paths []string) error {
 	if err := setFeatureGates(gates); err != nil {
 		return fmt.Errorf("--feature-gates: %w", err)
 	}
@@ -97,7 +107,7 @@ func run(mode, configFile, gates string, maxRounds int, paths []string) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cluster, err := newCluster(ctx, in, cfg)
+	cluster, err := newCluster(ctx, in, cfg, mode == "framework")
 	if err != nil {
 		return err
 	}
@@ -105,7 +115,7 @@ func run(mode, configFile, gates string, maxRounds int, paths []string) error {
 	if mode == "framework" {
 		report, err = runFramework(ctx, cluster)
 	} else {
-		report, err = runScheduler(ctx, cluster, maxRounds)
+		report, err = runScheduler(ctx, cluster, opts)
 	}
 	if err != nil {
 		return err

@@ -1,10 +1,375 @@
 package main
 
+// `scheduler` mode: the real Scheduler (queue, PreEnqueue gates, single-pod and PodGroup
+// cycles, placement, CompositePodGroup, preemption and workload-aware preemption, binding)
+// over the fake API server, driven one scheduling cycle (ScheduleOne) at a time.
+//
+// Time is a fake clock. Pending pods are created one by one in the planner's queue order
+// (priority, creationTimestamp, namespace, name), the clock stepping 1 ms between them, so
+// that the queue's "first seen" timestamps follow that order. When the active queue is empty,
+// a round ends: the clock jumps past every backoff and the unschedulable timeout, every
+// waiting entity is moved back to the active queue, and the next round starts. The run ends
+// after a round in which nothing was bound, nominated or evicted.
+//
+// Ties: every SchedulePod call that scored several feasible nodes is re-evaluated on the
+// same snapshot to find every node with the best total; the decision's tie set is reported.
+// With --tie-break=name the scheduler takes the first of them by name (the planner's
+// documented deviation) instead of upstream's random pick, which makes whole runs comparable.
+
 import (
 	"context"
-	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
-func runScheduler(ctx context.Context, c *Cluster, maxRounds int) (any, error) {
-	return nil, errors.New("scheduler mode: not yet")
+type conditionJSON struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+type podOutcomeJSON struct {
+	Namespace     string         `json:"namespace"`
+	Name          string         `json:"name"`
+	Node          *string        `json:"node"`
+	NominatedNode *string        `json:"nominatedNode"`
+	Deleted       bool           `json:"deleted"`
+	Condition     *conditionJSON `json:"condition"` // PodScheduled, when the scheduler wrote one
+	// Ties: the best-scored nodes of the SchedulePod call that chose this pod's node, when
+	// there were several (sorted); the decision was random among them (or by name).
+	Ties []string `json:"ties"`
+}
+
+type groupOutcomeJSON struct {
+	Namespace  string          `json:"namespace"`
+	Name       string          `json:"name"`
+	Conditions []conditionJSON `json:"conditions"`
+}
+
+type victimJSON struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Node      string `json:"node"`
+}
+
+type schedulerReport struct {
+	Mode       string `json:"mode"`
+	Kubernetes string `json:"kubernetes"`
+	Nodes      int    `json:"nodes"`
+	TieBreak   string `json:"tieBreak"`
+	Rounds     int    `json:"rounds"`
+	Cycles     int    `json:"cycles"`
+	// SchedulingSeconds: wall time from the first cycle to the end of the last (pod creation
+	// and informer start-up excluded).
+	SchedulingSeconds float64            `json:"schedulingSeconds"`
+	Pods              []podOutcomeJSON   `json:"pods"`
+	PodGroups         []groupOutcomeJSON `json:"podGroups"`
+	Victims           []victimJSON       `json:"victims"`
+}
+
+type schedulerOptions struct {
+	maxRounds int
+	tieBreak  string // "random" (upstream) or "name"
+	ties      bool   // compute tie sets (costs a second evaluation per scored decision)
+}
+
+// tieRecorder wraps Scheduler.SchedulePod.
+type tieRecorder struct {
+	mu    sync.Mutex
+	ties  map[string][]string // pod key -> best nodes of its last scored decision
+	moved map[string]string   // pod key -> node of its last successful decision
+}
+
+func (t *tieRecorder) wrap(c *Cluster, opts schedulerOptions) {
+	orig := c.Sched.SchedulePod
+	c.Sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, podInfo *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		res, err := orig(ctx, f, state, podInfo)
+		if err != nil || !opts.ties {
+			return res, err
+		}
+		k := key(podInfo.Pod.Namespace, podInfo.Pod.Name)
+		var best []string
+		if res.FeasibleNodes > 1 {
+			best = bestNodes(ctx, c, f, podInfo.Pod)
+			if opts.tieBreak == "name" && len(best) > 1 {
+				res.SuggestedHost = best[0]
+			}
+		}
+		t.mu.Lock()
+		t.ties[k] = best
+		t.moved[k] = res.SuggestedHost
+		t.mu.Unlock()
+		return res, err
+	}
+}
+
+// bestNodes evaluates the pod again on the scheduler's current snapshot (within the current
+// placement, for a PodGroup trial) and returns every feasible node with the best total.
+func bestNodes(ctx context.Context, c *Cluster, f framework.Framework, pod *v1.Pod) []string {
+	nodes, err := c.Snapshot.ListNodesInPlacement()
+	if err != nil {
+		return nil
+	}
+	state := framework.NewCycleState()
+	preRes, status, _ := f.RunPreFilterPlugins(ctx, state, pod)
+	if !status.IsSuccess() {
+		return nil
+	}
+	var feasible []fwk.NodeInfo
+	for _, ni := range nodes {
+		if !preRes.AllNodes() && !preRes.NodeNames.Has(ni.Node().Name) {
+			continue
+		}
+		if f.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni).IsSuccess() {
+			feasible = append(feasible, ni)
+		}
+	}
+	if len(feasible) == 0 {
+		return nil
+	}
+	if s := f.RunPreScorePlugins(ctx, state, pod, feasible); !s.IsSuccess() && !s.IsSkip() {
+		return nil
+	}
+	scores, s := f.RunScorePlugins(ctx, state, pod, feasible)
+	if !s.IsSuccess() {
+		return nil
+	}
+	var top int64
+	for i, ns := range scores {
+		if i == 0 || ns.TotalScore > top {
+			top = ns.TotalScore
+		}
+	}
+	var best []string
+	for _, ns := range scores {
+		if ns.TotalScore == top {
+			best = append(best, ns.Name)
+		}
+	}
+	sort.Strings(best)
+	return best
+}
+
+// queueOrder is the planner's queue order for pending pods: priority (higher first),
+// creationTimestamp (earlier first, none last), namespace, name.
+func queueOrder(pods []*v1.Pod) []*v1.Pod {
+	out := append([]*v1.Pod(nil), pods...)
+	prio := func(p *v1.Pod) int32 {
+		if p.Spec.Priority != nil {
+			return *p.Spec.Priority
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if prio(a) != prio(b) {
+			return prio(a) > prio(b)
+		}
+		ta, tb := a.CreationTimestamp, b.CreationTimestamp
+		if ta.IsZero() != tb.IsZero() {
+			return !ta.IsZero()
+		}
+		if !ta.Equal(&tb) {
+			return ta.Before(&tb)
+		}
+		return key(a.Namespace, a.Name) < key(b.Namespace, b.Name)
+	})
+	return out
+}
+
+func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*schedulerReport, error) {
+	logger := klogFrom(ctx)
+	queue := c.Sched.SchedulingQueue
+	var deletedMu sync.Mutex
+	deleted := map[string]string{} // pod key -> node it was deleted from
+	c.Client.PrependReactor("delete", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		del := action.(clienttesting.DeleteAction)
+		if obj, err := c.Client.Tracker().Get(podsResource, del.GetNamespace(), del.GetName()); err == nil {
+			deletedMu.Lock()
+			deleted[key(del.GetNamespace(), del.GetName())] = obj.(*v1.Pod).Spec.NodeName
+			deletedMu.Unlock()
+		}
+		return false, nil, nil
+	})
+	rec := &tieRecorder{ties: map[string][]string{}, moved: map[string]string{}}
+	rec.wrap(c, opts)
+
+	// Pending pods enter the queue in the planner's order, 1 ms apart on the fake clock.
+	var pending []*v1.Pod
+	for _, p := range c.Input.Pods {
+		if p.Spec.NodeName == "" {
+			pending = append(pending, p)
+		}
+	}
+	for _, p := range queueOrder(pending) {
+		if _, err := c.Client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			return nil, fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		waitFor(100*time.Millisecond, func() bool {
+			_, ok := queue.GetPod(p.Name, p.Namespace, p.Spec.SchedulingGroup)
+			return ok
+		})
+		c.Clock.Step(time.Millisecond)
+	}
+
+	report := &schedulerReport{Mode: "scheduler", Kubernetes: kubernetesVersion, Nodes: len(c.Input.Nodes), TieBreak: opts.tieBreak}
+	start := time.Now()
+	lastChange := c.changeMark(&deletedMu, deleted)
+	for report.Rounds < opts.maxRounds {
+		report.Rounds++
+		for len(queue.PodsInActiveQ()) > 0 {
+			report.Cycles++
+			c.Sched.ScheduleOne(ctx)
+			c.waitForBindings(rec)
+		}
+		mark := c.changeMark(&deletedMu, deleted)
+		if report.Rounds > 1 && mark == lastChange {
+			break
+		}
+		lastChange = mark
+		// Every backoff and the unschedulable timeout expire; everything waiting is retried.
+		c.Clock.Step(10 * time.Minute)
+		queue.MoveAllToActiveOrBackoffQueue(logger, framework.EventUnschedulableTimeout, nil, nil, nil)
+		backoff := map[string]*v1.Pod{}
+		for _, p := range queue.PodsInBackoffQ() {
+			backoff[key(p.Namespace, p.Name)] = p
+		}
+		if len(backoff) > 0 {
+			queue.Activate(logger, backoff)
+		}
+		if len(queue.PodsInActiveQ()) == 0 {
+			break
+		}
+	}
+	report.SchedulingSeconds = time.Since(start).Seconds()
+	return report, c.collect(ctx, report, pending, rec, deleted)
+}
+
+func waitFor(limit time.Duration, done func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !done() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+	return true
+}
+
+// waitForBindings waits until every pod the last cycle placed is bound and its binding
+// seen by the scheduler's cache (the binding cycle runs in its own goroutine).
+func (c *Cluster) waitForBindings(rec *tieRecorder) {
+	rec.mu.Lock()
+	var placed []string
+	for k := range rec.moved {
+		placed = append(placed, k)
+	}
+	rec.moved = map[string]string{}
+	rec.mu.Unlock()
+	lister := c.Informers.Core().V1().Pods().Lister()
+	for _, k := range placed {
+		ns, name := splitKey(k)
+		waitFor(5*time.Second, func() bool {
+			pod, err := lister.Pods(ns).Get(name)
+			if err != nil {
+				return true // deleted
+			}
+			if assumed, _ := c.Sched.Cache.IsAssumedPod(pod); assumed {
+				return false
+			}
+			return true
+		})
+	}
+}
+
+func splitKey(k string) (string, string) {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '/' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return "", k
+}
+
+// changeMark summarises what a round can change: bound pods, nominations, deletions.
+func (c *Cluster) changeMark(mu *sync.Mutex, deleted map[string]string) string {
+	pods, _ := c.Informers.Core().V1().Pods().Lister().List(everything)
+	bound, nominated := 0, 0
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			bound++
+		}
+		if p.Status.NominatedNodeName != "" {
+			nominated++
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return fmt.Sprintf("%d/%d/%d", bound, nominated, len(deleted))
+}
+
+func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending []*v1.Pod, rec *tieRecorder, deleted map[string]string) error {
+	report.Pods = []podOutcomeJSON{}
+	report.PodGroups = []groupOutcomeJSON{}
+	report.Victims = []victimJSON{}
+	for _, p := range pending {
+		out := podOutcomeJSON{Namespace: p.Namespace, Name: p.Name}
+		obj, err := c.Client.Tracker().Get(podsResource, p.Namespace, p.Name)
+		if err != nil {
+			out.Deleted = true
+		} else {
+			live := obj.(*v1.Pod)
+			if live.Spec.NodeName != "" {
+				node := live.Spec.NodeName
+				out.Node = &node
+				out.Ties = rec.ties[key(p.Namespace, p.Name)]
+			}
+			if live.Status.NominatedNodeName != "" {
+				nn := live.Status.NominatedNodeName
+				out.NominatedNode = &nn
+			}
+			for _, cond := range live.Status.Conditions {
+				if cond.Type == v1.PodScheduled {
+					out.Condition = &conditionJSON{Type: string(cond.Type), Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
+				}
+			}
+		}
+		report.Pods = append(report.Pods, out)
+	}
+	sort.Slice(report.Pods, func(i, j int) bool {
+		return key(report.Pods[i].Namespace, report.Pods[i].Name) < key(report.Pods[j].Namespace, report.Pods[j].Name)
+	})
+	for k, node := range deleted {
+		ns, name := splitKey(k)
+		report.Victims = append(report.Victims, victimJSON{Namespace: ns, Name: name, Node: node})
+	}
+	sort.Slice(report.Victims, func(i, j int) bool {
+		return key(report.Victims[i].Namespace, report.Victims[i].Name) < key(report.Victims[j].Namespace, report.Victims[j].Name)
+	})
+	groups, err := c.Client.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, g := range groups.Items {
+		out := groupOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: []conditionJSON{}}
+		for _, cond := range g.Status.Conditions {
+			out.Conditions = append(out.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
+		}
+		report.PodGroups = append(report.PodGroups, out)
+	}
+	sort.Slice(report.PodGroups, func(i, j int) bool {
+		return key(report.PodGroups[i].Namespace, report.PodGroups[i].Name) < key(report.PodGroups[j].Namespace, report.PodGroups[j].Name)
+	})
+	return nil
 }

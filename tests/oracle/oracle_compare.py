@@ -1,0 +1,94 @@
+"""Comparing the planner with the oracle, field by field, with the exclusion rules applied.
+
+`framework` mode is compared exactly: per pending pod the PreFilter verdict, every node's Filter
+status (code, plugin, reasons in order), every feasible node's per-plugin normalised and weighted
+scores and total, the set of best nodes, and the FitError text. The exclusions (exclusions.py)
+are the only allowed differences; each cites the README deviation or scope rule behind it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from oracle_exclusions import OUT_OF_SCOPE_SCORE_PLUGINS, planner_node_for_tie
+
+
+def compare_framework(oracle: dict[str, Any], planner: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    if oracle["nodes"] != planner["nodes"]:
+        problems.append(f"node count: oracle {oracle['nodes']}, planner {planner['nodes']}")
+    o_pods = {(p["namespace"], p["name"]): p for p in oracle["pods"]}
+    p_pods = {(p["namespace"], p["name"]): p for p in planner["pods"]}
+    if set(o_pods) != set(p_pods):
+        problems.append(f"pending pods: oracle {sorted(o_pods)}, planner {sorted(p_pods)}")
+    for key in sorted(set(o_pods) & set(p_pods)):
+        problems += [f"{key[0]}/{key[1]}: {m}" for m in _compare_pod(o_pods[key], p_pods[key])]
+    return problems
+
+
+def _compare_pod(o: dict, p: dict) -> list[str]:
+    out: list[str] = []
+    if o["ignored"] != p["ignored"]:
+        return [f"ignored: oracle {o['ignored']}, planner {p['ignored']}"]
+    if o["ignored"]:
+        return []
+    if o["preFilter"] != p["preFilter"]:
+        out.append(f"PreFilter status: oracle {o['preFilter']}, planner {p['preFilter']}")
+    if o["preFilterNodeNames"] != p["preFilterNodeNames"]:
+        out.append(f"PreFilter node names: oracle {o['preFilterNodeNames']}, planner {p['preFilterNodeNames']}")
+    for node in sorted(set(o["filter"]) | set(p["filter"])):
+        os_, ps_ = o["filter"].get(node), p["filter"].get(node)
+        if os_ != ps_:
+            out.append(f"Filter on {node}: oracle {os_}, planner {ps_}")
+    if set(o["scores"]) != set(p["scores"]):
+        out.append(f"scored nodes: oracle {sorted(o['scores'])}, planner {sorted(p['scores'])}")
+    if o.get("preScore"):
+        out.append(f"oracle PreScore/Score failed: {o['preScore']}")
+    for node in sorted(set(o["scores"]) & set(p["scores"])):
+        out += [f"scores on {node}: {m}" for m in _compare_scores(o["scores"][node], p["scores"][node])]
+    if o["bestNodes"] != p["bestNodes"]:
+        out.append(f"best nodes: oracle {o['bestNodes']}, planner {p['bestNodes']}")
+    out += _compare_schedule(o, p)
+    return out
+
+
+def _compare_scores(o: dict, p: dict) -> list[str]:
+    out = []
+    if o["total"] != p["total"]:
+        out.append(f"total: oracle {o['total']}, planner {p['total']}")
+    for plugin in sorted(set(o["plugins"]) | set(p["plugins"])):
+        os_, ps_ = o["plugins"].get(plugin), p["plugins"].get(plugin)
+        if ps_ is None:
+            if plugin in OUT_OF_SCOPE_SCORE_PLUGINS and os_["weighted"] == 0:
+                continue
+            out.append(f"{plugin}: scored by the oracle only ({os_})")
+        elif os_ is None:
+            out.append(f"{plugin}: scored by the planner only ({ps_})")
+        else:
+            for field in ("normalized", "weight", "weighted"):
+                if os_[field] != ps_[field]:
+                    out.append(f"{plugin} {field}: oracle {os_[field]}, planner {ps_[field]} (raw: oracle {os_['raw']}, planner {ps_['raw']})")
+    return out
+
+
+def _compare_schedule(o: dict, p: dict) -> list[str]:
+    os_, ps_ = o["schedule"], p["schedule"]
+    out = []
+    if os_["error"] or ps_["error"]:
+        if os_["error"] != ps_["error"]:
+            out.append(f"error: oracle {os_['error']!r}, planner {ps_['error']!r}")
+        return out
+    if os_["fitError"] != ps_["fitError"]:
+        out.append(f"FitError: oracle {os_['fitError']!r}, planner {ps_['fitError']!r}")
+    if os_["node"] is None or ps_["node"] is None:
+        if os_["node"] != ps_["node"]:
+            out.append(f"node: oracle {os_['node']}, planner {ps_['node']}")
+        return out
+    # The oracle's SchedulePod picked one of its best nodes at random; the planner must pick
+    # the one the tie rule names.
+    best = o["bestNodes"] or [os_["node"]]
+    if os_["node"] not in best:
+        out.append(f"oracle inconsistent: SchedulePod chose {os_['node']}, best nodes {best}")
+    expected = planner_node_for_tie(best)
+    if ps_["node"] != expected:
+        out.append(f"node: planner {ps_['node']}, oracle's best nodes {best} (tie rule: {expected})")
+    return out

@@ -1,0 +1,270 @@
+"""Random clusters and workloads as Kubernetes manifests (hypothesis strategies).
+
+The same documents feed the planner and the oracle, so everything here is plain API objects:
+nodes of a few shapes with labels, taints, images, `unschedulable`; bound pods; pending pods
+with requests (also limits-only, init and sidecar containers, none at all), host ports, node
+selectors and node affinity, tolerations, topology spreading, pod (anti-)affinity, priorities;
+PodGroups (gang / basic) with topology constraints; and a scheduler configuration drawn from
+the settings the planner reads. Clusters stay under 100 nodes, so every node is evaluated
+(percentageOfNodesToScore has nothing to sample).
+
+Names and label values come from small vocabularies so that selectors, affinities and spreading
+actually meet each other; shrinking moves towards fewer objects and the first vocabulary item.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+ZONE = "topology.kubernetes.io/zone"
+HOSTNAME = "kubernetes.io/hostname"
+GPU = "example.com/gpu"
+APPS = ["web", "db", "cache"]
+NAMESPACES = ["default", "team-a"]
+TAINTS = [("dedicated", "gpu"), ("maintenance", "true"), ("spot", "yes")]
+EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
+IMAGES = ["registry.example/app:1", "registry.example/base:2", "nginx:1.27"]
+IMAGE_SIZES = [10 << 20, 200 << 20, 900 << 20]
+HOST_PORTS = [8080, 9090]
+NODE_LABELS = {"disk": ["ssd", "hdd"], "tier": ["1", "2", "3"]}
+
+
+def _name(prefix: str, i: int) -> str:
+    return f"{prefix}-{i}"
+
+
+@st.composite
+def nodes(draw, count: int) -> list[dict]:
+    out = []
+    for i in range(count):
+        name = _name("node", i)
+        labels = {HOSTNAME: name, ZONE: draw(st.sampled_from(["zone-a", "zone-b"]))}
+        for key, values in NODE_LABELS.items():
+            if draw(st.booleans()):
+                labels[key] = draw(st.sampled_from(values))
+        allocatable = {
+            "cpu": draw(st.sampled_from(["2", "4", "8", "3500m"])),
+            "memory": draw(st.sampled_from(["4Gi", "8Gi", "16Gi"])),
+            "pods": draw(st.sampled_from(["110", "110", "3"])),
+        }
+        gpus = draw(st.sampled_from([0, 0, 2, 4]))
+        if gpus:
+            allocatable[GPU] = str(gpus)
+        spec: dict[str, Any] = {}
+        taints = draw(st.lists(st.tuples(st.sampled_from(TAINTS), st.sampled_from(EFFECTS)), max_size=2,
+                               unique_by=lambda t: (t[0][0], t[1])))
+        if taints:
+            spec["taints"] = [{"key": k, "value": v, "effect": e} for (k, v), e in taints]
+        if draw(st.integers(0, 9)) == 0:
+            spec["unschedulable"] = True
+        status: dict[str, Any] = {"allocatable": allocatable, "capacity": dict(allocatable)}
+        images = draw(st.lists(st.sampled_from(range(len(IMAGES))), max_size=2, unique=True))
+        if images:
+            status["images"] = [{"names": [IMAGES[j]], "sizeBytes": IMAGE_SIZES[j]} for j in images]
+        out.append({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels},
+                    "spec": spec, "status": status})
+    return out
+
+
+@st.composite
+def containers(draw, with_gpu: bool) -> dict:
+    """The `spec` fields that carry requests: containers, initContainers, overhead."""
+    def resources() -> dict:
+        kind = draw(st.sampled_from(["requests", "requests", "limits-only", "none"]))
+        if kind == "none":
+            return {}
+        amounts = {"cpu": draw(st.sampled_from(["100m", "500m", "1", "1500m", "3"])),
+                   "memory": draw(st.sampled_from(["128Mi", "1Gi", "3Gi"]))}
+        if with_gpu:
+            amounts[GPU] = draw(st.sampled_from(["1", "2"]))
+        if draw(st.integers(0, 3)) == 0:
+            amounts.pop(draw(st.sampled_from(["cpu", "memory"])))
+        return {"limits": amounts} if kind == "limits-only" else {"requests": amounts}
+
+    main = []
+    for j in range(draw(st.integers(1, 2))):
+        c: dict[str, Any] = {"name": f"c{j}", "image": IMAGES[draw(st.integers(0, len(IMAGES) - 1))]}
+        r = resources()
+        if r:
+            c["resources"] = r
+        if j == 0 and draw(st.integers(0, 3)) == 0:
+            port = {"containerPort": 80, "hostPort": draw(st.sampled_from(HOST_PORTS))}
+            if draw(st.booleans()):
+                port["protocol"] = draw(st.sampled_from(["TCP", "UDP"]))
+            c["ports"] = [port]
+        main.append(c)
+    spec: dict[str, Any] = {"containers": main}
+    if draw(st.integers(0, 4)) == 0:
+        init = {"name": "init", "image": IMAGES[0], "resources": {"requests": {"cpu": draw(st.sampled_from(["2", "200m"]))}}}
+        if draw(st.booleans()):
+            init["restartPolicy"] = "Always"  # a sidecar
+        spec["initContainers"] = [init]
+    return spec
+
+
+def _selector(draw) -> dict:
+    return {"matchLabels": {"app": draw(st.sampled_from(APPS))}}
+
+
+@st.composite
+def node_affinity(draw) -> dict:
+    def expression() -> dict:
+        key = draw(st.sampled_from(["disk", "tier", ZONE]))
+        op = draw(st.sampled_from(["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]))
+        if op in ("Exists", "DoesNotExist"):
+            return {"key": key, "operator": op}
+        if op in ("Gt", "Lt"):
+            return {"key": "tier", "operator": op, "values": [draw(st.sampled_from(["1", "2"]))]}
+        values = {"disk": NODE_LABELS["disk"], "tier": NODE_LABELS["tier"], ZONE: ["zone-a", "zone-b"]}[key]
+        return {"key": key, "operator": op, "values": draw(st.lists(st.sampled_from(values), min_size=1, max_size=2, unique=True))}
+
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        terms = [{"matchExpressions": [expression() for _ in range(draw(st.integers(1, 2)))]}
+                 for _ in range(draw(st.integers(1, 2)))]
+        out["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
+    if draw(st.booleans()):
+        out["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": draw(st.sampled_from([1, 10, 100])), "preference": {"matchExpressions": [expression()]}}
+            for _ in range(draw(st.integers(1, 2)))]
+    return out
+
+
+@st.composite
+def pod_affinity(draw, anti: bool) -> dict:
+    def term() -> dict:
+        t: dict[str, Any] = {"labelSelector": _selector(draw), "topologyKey": draw(st.sampled_from([HOSTNAME, ZONE]))}
+        if draw(st.integers(0, 4)) == 0:
+            t["namespaces"] = [draw(st.sampled_from(NAMESPACES))]
+        return t
+
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        out["requiredDuringSchedulingIgnoredDuringExecution"] = [term()]
+    if draw(st.booleans()):
+        out["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": draw(st.sampled_from([1, 50, 100])), "podAffinityTerm": term()}]
+    return out
+
+
+@st.composite
+def spread_constraints(draw, app: str) -> list[dict]:
+    out = []
+    for key in draw(st.lists(st.sampled_from([ZONE, HOSTNAME]), min_size=1, max_size=2, unique=True)):
+        c: dict[str, Any] = {"maxSkew": draw(st.sampled_from([1, 2])), "topologyKey": key,
+                             "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway"])),
+                             "labelSelector": {"matchLabels": {"app": app}}}
+        if draw(st.integers(0, 4)) == 0:
+            c["nodeTaintsPolicy"] = "Honor"
+        if draw(st.integers(0, 4)) == 0:
+            c["nodeAffinityPolicy"] = "Ignore"
+        out.append(c)
+    return out
+
+
+@st.composite
+def pod(draw, name: str, node: str | None, pending: bool) -> dict:
+    ns = draw(st.sampled_from(NAMESPACES))
+    app = draw(st.sampled_from(APPS))
+    spec = draw(containers(with_gpu=draw(st.integers(0, 4)) == 0))
+    spec["priority"] = draw(st.sampled_from([0, 0, 100, 1000]))
+    if node is not None:
+        spec["nodeName"] = node
+    if pending:
+        if draw(st.integers(0, 3)) == 0:
+            spec["nodeSelector"] = {"disk": draw(st.sampled_from(NODE_LABELS["disk"]))}
+        affinity: dict[str, Any] = {}
+        if draw(st.integers(0, 2)) == 0:
+            affinity["nodeAffinity"] = draw(node_affinity())
+        if draw(st.integers(0, 3)) == 0:
+            affinity["podAffinity"] = draw(pod_affinity(anti=False))
+        if draw(st.integers(0, 3)) == 0:
+            affinity["podAntiAffinity"] = draw(pod_affinity(anti=True))
+        affinity = {k: v for k, v in affinity.items() if v}
+        if affinity:
+            spec["affinity"] = affinity
+        tolerations = []
+        for (key, value), effect in draw(st.lists(st.tuples(st.sampled_from(TAINTS), st.sampled_from(EFFECTS + [""])), max_size=2)):
+            t: dict[str, Any] = {"key": key}
+            if draw(st.booleans()):
+                t.update(operator="Equal", value=value)
+            else:
+                t["operator"] = "Exists"
+            if effect:
+                t["effect"] = effect
+            tolerations.append(t)
+        if tolerations:
+            spec["tolerations"] = tolerations
+        if draw(st.integers(0, 3)) == 0:
+            spec["topologySpreadConstraints"] = draw(spread_constraints(app))
+    elif draw(st.integers(0, 5)) == 0:
+        # a running pod with anti-affinity (InterPodAffinity's "existing pods" rule)
+        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": _selector(draw), "topologyKey": draw(st.sampled_from([HOSTNAME, ZONE]))}]}}
+    meta = {"name": name, "namespace": ns, "labels": {"app": app}}
+    doc: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    if node is not None:
+        doc["status"] = {"phase": "Running"}
+    return doc
+
+
+SCORING = [
+    None,
+    {"type": "MostAllocated"},
+    {"type": "LeastAllocated", "resources": [{"name": "cpu", "weight": 2}, {"name": "memory", "weight": 1},
+                                              {"name": GPU, "weight": 3}]},
+    {"type": "RequestedToCapacityRatio", "resources": [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}],
+     "requestedToCapacityRatio": {"shape": [{"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}]}},
+    {"type": "RequestedToCapacityRatio", "resources": [{"name": "cpu", "weight": 1}],
+     "requestedToCapacityRatio": {"shape": [{"utilization": 0, "score": 10}, {"utilization": 60, "score": 3},
+                                            {"utilization": 100, "score": 0}]}},
+]
+
+
+@st.composite
+def scheduler_config(draw) -> dict | None:
+    """A KubeSchedulerConfiguration (or None: the default profile)."""
+    if draw(st.integers(0, 2)) == 0:
+        return None
+    plugin_config: list[dict] = []
+    scoring = draw(st.sampled_from(SCORING))
+    if scoring is not None:
+        plugin_config.append({"name": "NodeResourcesFit", "args": {"scoringStrategy": scoring}})
+    if draw(st.integers(0, 3)) == 0:
+        plugin_config.append({"name": "NodeResourcesBalancedAllocation",
+                              "args": {"resources": [{"name": "cpu", "weight": 1}, {"name": GPU, "weight": 1}]}})
+    if draw(st.integers(0, 3)) == 0:
+        plugin_config.append({"name": "PodTopologySpread", "args": {
+            "defaultingType": "List",
+            "defaultConstraints": [{"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "ScheduleAnyway"}]}})
+    if draw(st.integers(0, 3)) == 0:
+        plugin_config.append({"name": "InterPodAffinity", "args": {"hardPodAffinityWeight": draw(st.sampled_from([0, 5])),
+                                                                   "ignorePreferredTermsOfExistingPods": draw(st.booleans())}})
+    profile: dict[str, Any] = {"schedulerName": "default-scheduler"}
+    if plugin_config:
+        profile["pluginConfig"] = plugin_config
+    if draw(st.integers(0, 2)) == 0:
+        weights = [{"name": name, "weight": draw(st.sampled_from([1, 2, 5]))}
+                   for name in draw(st.lists(st.sampled_from(["NodeResourcesFit", "TaintToleration", "NodeAffinity",
+                                                              "InterPodAffinity", "PodTopologySpread", "ImageLocality"]),
+                                             min_size=1, max_size=3, unique=True))]
+        profile["plugins"] = {"score": {"enabled": weights}}
+    if draw(st.integers(0, 4)) == 0:
+        disabled = draw(st.sampled_from(["ImageLocality", "NodeResourcesBalancedAllocation", "TaintToleration"]))
+        profile.setdefault("plugins", {}).setdefault("score", {})["disabled"] = [{"name": disabled}]
+    return {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration", "profiles": [profile]}
+
+
+@st.composite
+def framework_cases(draw) -> dict:
+    """A cluster and a few pending pods, for framework mode (each pod on its own)."""
+    n_nodes = draw(st.integers(1, 6))
+    node_docs = draw(nodes(n_nodes))
+    names = [n["metadata"]["name"] for n in node_docs]
+    docs = list(node_docs)
+    for i in range(draw(st.integers(0, 6))):
+        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
+    for i in range(draw(st.integers(1, 3))):
+        docs.append(draw(pod(_name("pending", i), None, pending=True)))
+    return {"documents": docs, "config": draw(scheduler_config())}
