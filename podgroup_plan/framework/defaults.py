@@ -19,7 +19,7 @@ What was verified against upstream and what was chosen (see also tests/framework
   `pkg/scheduler/apis/config/v1/AGENTS.md`, not from the Go source (not verified).
 * NodeDeclaredFeatures is appended (gate GA and locked on in 1.37's versioned feature list).
 * GenericWorkload appends GangScheduling; TopologyAwareWorkloadScheduling appends
-  TopologyPlacement and PodGroupPodsCount (weight 1) -- per AGENTS.md's description of
+  TopologyPlacementGenerator (the Go type TopologyPlacement) and PodGroupPodsCount (weight 1) -- per AGENTS.md's description of
   applyFeatureGates; the exact Go lines of the 1.37 default_plugins.go were not available.
 * NodeResourcesFit serves placementScore through its multiPoint entry (weight 1, upstream docs:
   "NodeResourcesFit and PodGroupPodsCount are configured with equal weights, both 1").
@@ -91,7 +91,7 @@ PLUGIN_EXTENSION_POINTS: Mapping[str, tuple[str, ...]] = {
     "DefaultBinder": ("bind",),
     "NodeDeclaredFeatures": _PF,
     "GangScheduling": ("preEnqueue", "placementFeasible"),
-    "TopologyPlacement": ("placementGenerate",),
+    "TopologyPlacementGenerator": ("placementGenerate",),
     "PodGroupPodsCount": ("placementScore",),
 }
 
@@ -148,7 +148,7 @@ def default_multipoint(gates: Mapping[str, bool]) -> tuple[PluginRef, ...]:
     if gate_enabled(gates, GENERIC_WORKLOAD):
         plugins.append(PluginRef("GangScheduling"))
     if gate_enabled(gates, TOPOLOGY_AWARE_WORKLOAD_SCHEDULING):
-        plugins.append(PluginRef("TopologyPlacement"))
+        plugins.append(PluginRef("TopologyPlacementGenerator"))
         plugins.append(PluginRef("PodGroupPodsCount", 1))
     return tuple(plugins)
 

@@ -9,14 +9,15 @@ smaller view, never a copy.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import Pod, SpreadSelector
+from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, SpreadSelector
 
 if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.framework.runtime import Diagnosis
     from podgroup_plan.state.cluster import ClusterState
 
 MAX_NODE_SCORE = 100
@@ -138,3 +139,117 @@ def default_normalize_score(scores: np.ndarray, reverse: bool, max_priority: int
     if reverse:
         out = max_priority - out
     return out
+
+
+# ----- group extension points ------------------------------------------------------------------
+#
+# kube-scheduler 1.37 adds extension points that act on a whole PodGroup (KEP-4671, KEP-5732,
+# KEP-5710; `staging/src/k8s.io/kube-scheduler/framework/interface.go`). They are declared here
+# like the per-pod ones, and run only through `Framework.run_*` (framework/runtime.py), so a
+# configuration that disables or reweighs a plugin changes every caller at once.
+
+MIN_PLACEMENT_SCORE = 0
+MAX_PLACEMENT_SCORE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A candidate node subset for a group (upstream fwk.Placement). `name` is the topology
+    domain (label value); None for a parent placement passed through unchanged (no topology
+    constraint, or the whole cluster). `nodes` is a view: ascending node rows of the one
+    ClusterState, never a copy of node data."""
+
+    name: str | None
+    nodes: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementProgress:
+    """What PlacementFeasible judges (upstream framework.PlacementProgress)."""
+
+    remaining: int  # pods (or child groups) still to evaluate
+    scheduled: int  # pods (or child groups) already scheduled plus those placed so far
+
+
+@dataclass(frozen=True, slots=True)
+class PodGroupAssignments:
+    """A feasible placement with the pods its trial proposed (upstream fwk.PodGroupAssignments):
+    (pod, node row) for every pod that got a node, in evaluation order."""
+
+    placement: Placement
+    assignments: tuple[tuple[Pod, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PodGroupGate:
+    """What a PreEnqueue plugin may know about the pod's group: the group (None when the pod
+    names a PodGroup that is not in the input), its name, and AllPodsCount (every member the
+    scheduler knows, scheduled or pending)."""
+
+    group: PodGroup | None
+    name: str
+    known_pods: int
+
+
+Group = PodGroup | CompositePodGroup
+
+
+class PreEnqueuePlugin(Plugin):
+    def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None) -> Status:
+        """Success admits the pod to the queue; anything else keeps it waiting with that
+        message. `podgroup` is None when the caller asks about the pod alone (its group's
+        facts are not gathered yet); a plugin that judges groups then answers Success."""
+        raise NotImplementedError
+
+
+class QueueSortPlugin(Plugin):
+    def queue_key(self, priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
+        """A sort key: entities with smaller keys leave the queue first (upstream Less)."""
+        raise NotImplementedError
+
+
+class PlacementGeneratePlugin(Plugin):
+    def generate_placements(
+        self, group: Group, parent: Placement, state: "ClusterState"
+    ) -> tuple[list[Placement], Status]:
+        """Candidate placements for `group` inside `parent`."""
+        raise NotImplementedError
+
+
+class PlacementFeasiblePlugin(Plugin):
+    def placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:
+        """Success, Wait (not yet, keep going) or Unschedulable (out of reach: stop)."""
+        raise NotImplementedError
+
+
+class PlacementScorePlugin(Plugin):
+    def score_placement(
+        self, group: Group, assignments: PodGroupAssignments, state: "ClusterState"
+    ) -> tuple[int, Status]:
+        raise NotImplementedError
+
+    def normalize_placement_scores(self, group: Group, scores: list[int]) -> tuple[list[int], Status]:
+        """NormalizePlacementScore; the default (no PlacementScoreExtensions) keeps raw scores."""
+        return scores, Status()
+
+
+class PostFilterPlugin(Plugin):
+    def post_filter(
+        self, cs: CycleState, pod: Pod, state: "ClusterState", diagnosis: "Diagnosis"
+    ) -> tuple[Any, Status]:
+        """Runs for a single pod that fits nowhere (preemption). Returns (result, status)."""
+        raise NotImplementedError
+
+
+# The root group algorithm, re-run by a PodGroupPostFilter plugin against the state as it has
+# changed it (workload-aware preemption, upstream PodGroupSchedulingFunc): returns the proposed
+# (pod, node row) assignments and the root status, committing nothing.
+PodGroupSchedulingFunc = Callable[[], tuple[Sequence[tuple[Pod, int]], Status]]
+
+
+class PodGroupPostFilterPlugin(Plugin):
+    def pod_group_post_filter(
+        self, root: Group, pods: Sequence[Pod], state: "ClusterState", scheduling_func: PodGroupSchedulingFunc
+    ) -> tuple[Any, Status]:
+        """Runs once for a root group whose cycle ended Unschedulable. Returns (result, status)."""
+        raise NotImplementedError

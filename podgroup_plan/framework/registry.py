@@ -6,29 +6,47 @@ Mirrors `pkg/scheduler/framework/plugins/registry.go`. Plugins named in
 """
 from __future__ import annotations
 
-import importlib
-
 from podgroup_plan.framework.interface import Plugin
+from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation
+from podgroup_plan.plugins.gang_scheduling import GangScheduling
+from podgroup_plan.plugins.image_locality import ImageLocality
+from podgroup_plan.plugins.inter_pod_affinity import InterPodAffinity
+from podgroup_plan.plugins.node_affinity import NodeAffinity
+from podgroup_plan.plugins.node_name import NodeName
+from podgroup_plan.plugins.node_ports import NodePorts
+from podgroup_plan.plugins.node_resources_fit import NodeResourcesFit
+from podgroup_plan.plugins.node_unschedulable import NodeUnschedulable
+from podgroup_plan.plugins.pod_group_pods_count import PodGroupPodsCount
+from podgroup_plan.plugins.pod_topology_spread import PodTopologySpread
+from podgroup_plan.plugins.priority_sort import PrioritySort
+from podgroup_plan.plugins.scheduling_gates import SchedulingGates
+from podgroup_plan.plugins.taint_toleration import TaintToleration
+from podgroup_plan.plugins.topology_placement import TopologyPlacement
 
-# name -> "module:Class" under podgroup_plan.plugins, imported on first use.
-IMPLEMENTED: dict[str, str] = {
-    "PrioritySort": "priority_sort:PrioritySort",
-    "SchedulingGates": "scheduling_gates:SchedulingGates",
-    "NodeUnschedulable": "node_unschedulable:NodeUnschedulable",
-    "NodeName": "node_name:NodeName",
-    "TaintToleration": "taint_toleration:TaintToleration",
-    "NodeAffinity": "node_affinity:NodeAffinity",
-    "NodePorts": "node_ports:NodePorts",
-    "NodeResourcesFit": "node_resources_fit:NodeResourcesFit",
-    "NodeResourcesBalancedAllocation": "balanced_allocation:NodeResourcesBalancedAllocation",
-    "ImageLocality": "image_locality:ImageLocality",
-    "PodTopologySpread": "pod_topology_spread:PodTopologySpread",
-    "InterPodAffinity": "inter_pod_affinity:InterPodAffinity",
-    "GangScheduling": "gang_scheduling:GangScheduling",
-    "DefaultPreemption": "default_preemption:DefaultPreemption",
-    "TopologyPlacement": "topology_placement:TopologyPlacement",
-    "PodGroupPodsCount": "pod_group_pods_count:PodGroupPodsCount",
+# upstream plugin name (as a configuration names it) -> the class implementing it. The keys are
+# upstream's `names.*` constants, which are not always the Go type's name
+# (TopologyPlacementGenerator is the type TopologyPlacement).
+IMPLEMENTED: dict[str, type[Plugin]] = {
+    "PrioritySort": PrioritySort,
+    "SchedulingGates": SchedulingGates,
+    "NodeUnschedulable": NodeUnschedulable,
+    "NodeName": NodeName,
+    "TaintToleration": TaintToleration,
+    "NodeAffinity": NodeAffinity,
+    "NodePorts": NodePorts,
+    "NodeResourcesFit": NodeResourcesFit,
+    "NodeResourcesBalancedAllocation": NodeResourcesBalancedAllocation,
+    "ImageLocality": ImageLocality,
+    "PodTopologySpread": PodTopologySpread,
+    "InterPodAffinity": InterPodAffinity,
+    "GangScheduling": GangScheduling,
+    "TopologyPlacementGenerator": TopologyPlacement,
+    "PodGroupPodsCount": PodGroupPodsCount,
 }
+assert all(cls.name == name for name, cls in IMPLEMENTED.items())
+
+# Upstream plugins that serve the plan but are not implemented yet (the result's notes say so).
+NOT_IMPLEMENTED: frozenset[str] = frozenset({"DefaultPreemption"})
 
 NOT_APPLIED: frozenset[str] = frozenset({
     "VolumeRestrictions",
@@ -58,25 +76,10 @@ NODE_LOCAL_PLUGINS: frozenset[str] = frozenset({
     "ImageLocality",
 })
 
-KNOWN_PLUGINS: frozenset[str] = frozenset(IMPLEMENTED) | NOT_APPLIED
-
-_classes: dict[str, type[Plugin] | None] = {}
+KNOWN_PLUGINS: frozenset[str] = frozenset(IMPLEMENTED) | NOT_IMPLEMENTED | NOT_APPLIED
 
 
 def plugin_class(name: str) -> type[Plugin] | None:
-    """The class implementing `name`, or None for a known plugin that is not applied (or whose
-    module does not exist yet)."""
-    if name not in _classes:
-        target = IMPLEMENTED.get(name)
-        cls = None
-        if target is not None:
-            module_name, class_name = target.split(":")
-            try:
-                module = importlib.import_module(f"podgroup_plan.plugins.{module_name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"podgroup_plan.plugins.{module_name}":
-                    raise
-                module = None
-            cls = getattr(module, class_name, None) if module is not None else None
-        _classes[name] = cls
-    return _classes[name]
+    """The class implementing `name`, or None for a known plugin that is not applied (out of
+    scope) or not implemented yet."""
+    return IMPLEMENTED.get(name)

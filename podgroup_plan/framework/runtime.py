@@ -1,7 +1,12 @@
 """The framework runtime for one profile: runs each extension point's plugins in order.
 
 Mirrors `pkg/scheduler/framework/runtime/framework.go` (RunPreFilterPlugins, RunFilterPlugins,
-RunPreScorePlugins, RunScorePlugins), with every plugin answering for all nodes of a view at once.
+RunPreScorePlugins, RunScorePlugins), with every plugin answering for all nodes of a view at once,
+and the group extension points of 1.37 (RunPreEnqueuePlugins, QueueSortFunc,
+RunPlacementGeneratePlugins, RunPlacementFeasiblePlugins, RunPlacementScorePlugins,
+RunPostFilterPlugins, RunPodGroupPostFilterPlugins). The queue and the group cycles call these
+`run_*` methods, never a plugin by name, so a profile that disables or reweighs a plugin changes
+every caller at once.
 """
 from __future__ import annotations
 
@@ -12,18 +17,34 @@ import numpy as np
 from podgroup_plan.framework import registry
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
+    MAX_PLACEMENT_SCORE,
+    MIN_PLACEMENT_SCORE,
     CycleState,
     FilterPlugin,
+    Group,
     Handle,
+    Placement,
+    PlacementFeasiblePlugin,
+    PlacementGeneratePlugin,
+    PlacementProgress,
+    PlacementScorePlugin,
     Plugin,
+    PodGroupAssignments,
+    PodGroupGate,
+    PodGroupPostFilterPlugin,
+    PodGroupSchedulingFunc,
+    PostFilterPlugin,
+    PreEnqueuePlugin,
     PreFilterPlugin,
     PreScorePlugin,
+    QueueSortPlugin,
     ScorePlugin,
 )
 from podgroup_plan.framework.node_cache import NodeLocalCache, pod_signature
 from podgroup_plan.framework.profile import Profile
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
 from podgroup_plan.state.cluster import ClusterState
 
 
@@ -44,6 +65,16 @@ class Diagnosis:
             self.reasons[reason] = self.reasons.get(reason, 0) + count
 
 
+@dataclass(frozen=True, slots=True)
+class PlacementScore:
+    """One feasible placement's scores: per plugin the normalised, unweighted score, and the
+    weighted total (upstream fwk.PlacementScore with its per-plugin Scores)."""
+
+    placement: Placement
+    scores: dict[str, int]
+    total: int
+
+
 class Framework:
     """One profile's instantiated plugins. Plugin instances are shared between the extension
     points they serve (as upstream), so their per-signature caches are too."""
@@ -58,6 +89,14 @@ class Framework:
         self.score: list[tuple[ScorePlugin, int]] = [
             (p, w) for p, w in self._weighted("score", ScorePlugin)
         ]
+        self.post_filter: list[PostFilterPlugin] = self._at("postFilter", PostFilterPlugin)
+        # group extension points
+        self.pre_enqueue: list[PreEnqueuePlugin] = self._at("preEnqueue", PreEnqueuePlugin)
+        self.queue_sort: list[QueueSortPlugin] = self._at("queueSort", QueueSortPlugin)
+        self.placement_generate: list[PlacementGeneratePlugin] = self._at("placementGenerate", PlacementGeneratePlugin)
+        self.placement_feasible: list[PlacementFeasiblePlugin] = self._at("placementFeasible", PlacementFeasiblePlugin)
+        self.placement_score: list[tuple[PlacementScorePlugin, int]] = self._weighted("placementScore", PlacementScorePlugin)
+        self.pod_group_post_filter: list[PodGroupPostFilterPlugin] = self._at("podGroupPostFilter", PodGroupPostFilterPlugin)
         # Rotating start for percentageOfNodesToScore (upstream nextStartNodeIndex), from 0.
         self.next_start_node_index = 0
         # The plan's PodNominator (scheduling/nominated.py), shared by every profile; None when
@@ -232,3 +271,111 @@ class Framework:
                 )
             total += scores * weight
         return total
+
+    # ----- PreEnqueue and QueueSort -----------------------------------------------------------
+
+    def run_pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None = None) -> Status:
+        """RunPreEnqueuePlugins: the first non-Success status, carrying its plugin's name."""
+        for plugin in self.pre_enqueue:
+            status = plugin.pre_enqueue(pod, podgroup)
+            if not status.is_success():
+                return Status(status.code, status.reasons, plugin.name, status.err)
+        return Status()
+
+    def queue_key(self, priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
+        """The profile's QueueSort order (all profiles share one, as upstream requires); without
+        a QueueSort plugin, PrioritySort's order."""
+        if self.queue_sort:
+            return self.queue_sort[0].queue_key(priority, timestamp, namespace, name)
+        return priority_queue_key(priority, timestamp, namespace, name)
+
+    # ----- Placement ------------------------------------------------------------------------
+
+    def run_placement_generate(self, group: Group, parent: Placement, state: ClusterState) -> tuple[list[Placement], Status]:
+        """RunPlacementGeneratePlugins. With no plugin the parent placement is the one
+        candidate. Each further plugin splits the candidates the previous one made (v1.37.0
+        has one in-tree generator, TopologyPlacementGenerator)."""
+        placements = [parent]
+        for plugin in self.placement_generate:
+            out: list[Placement] = []
+            for placement in placements:
+                generated, status = plugin.generate_placements(group, placement, state)
+                if not status.is_success():
+                    return [], Status(status.code, status.reasons, plugin.name, status.err)
+                out.extend(generated)
+            placements = out
+        return placements, Status()
+
+    def run_placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:
+        """RunPlacementFeasiblePlugins: the first status that is not Success (Wait,
+        Unschedulable, Error); Success when every plugin agrees or none is enabled (v1.37.0:
+        GangScheduling is the only one, present iff the profile enables it)."""
+        for plugin in self.placement_feasible:
+            status = plugin.placement_feasible(group, progress)
+            if not status.is_success():
+                return status
+        return Status()
+
+    def run_placement_score(
+        self, group: Group, candidates: list[PodGroupAssignments], state: ClusterState,
+        raw: dict[str, list[int]] | None = None,
+    ) -> tuple[list[PlacementScore], Status]:
+        """RunPlacementScorePlugins: every plugin scores every candidate, normalises its scores,
+        and the total is Σ weight × score (as RunScorePlugins weighs node scores). `raw` may
+        hold already known raw scores per plugin (the placement result cache)."""
+        per_plugin: dict[str, list[int]] = {}
+        for plugin, _ in self.placement_score:
+            known = raw.get(plugin.name) if raw else None
+            if known is not None:
+                scores = list(known)
+            else:
+                scores = []
+                for candidate in candidates:
+                    value, status = plugin.score_placement(group, candidate, state)
+                    if not status.is_success():
+                        return [], Status(status.code, status.reasons, plugin.name, status.err)
+                    scores.append(value)
+            scores, status = plugin.normalize_placement_scores(group, scores)
+            if not status.is_success():
+                return [], Status(status.code, status.reasons, plugin.name, status.err)
+            if any(s < MIN_PLACEMENT_SCORE or s > MAX_PLACEMENT_SCORE for s in scores):
+                return [], Status(Code.ERROR, (
+                    f"plugin {plugin.name} returns an invalid score, it should in the range of "
+                    f"[{MIN_PLACEMENT_SCORE}, {MAX_PLACEMENT_SCORE}] after normalizing",), plugin.name)
+            per_plugin[plugin.name] = scores
+        weights = {plugin.name: weight for plugin, weight in self.placement_score}
+        out = []
+        for i, candidate in enumerate(candidates):
+            scores = {name: values[i] for name, values in per_plugin.items()}
+            out.append(PlacementScore(candidate.placement, scores, sum(weights[n] * v for n, v in scores.items())))
+        return out, Status()
+
+    # ----- PostFilter -----------------------------------------------------------------------
+
+    def run_post_filter(self, cs: CycleState, pod: Pod, state: ClusterState, diagnosis: "Diagnosis"):
+        """RunPostFilterPlugins: plugins run in order until one returns Success or an Error;
+        (None, None) when the profile has no PostFilter plugin."""
+        if not self.post_filter:
+            return None, None
+        result, status = None, Status(Code.UNSCHEDULABLE)
+        reasons: list[str] = []
+        for plugin in self.post_filter:
+            result, status = plugin.post_filter(cs, pod, state, diagnosis)
+            if status.is_success() or status.code == Code.ERROR:
+                return result, status
+            reasons.extend(status.reasons)
+        return result, Status(Code.UNSCHEDULABLE, tuple(reasons))
+
+    def run_pod_group_post_filter(self, root: Group, pods, state: ClusterState, scheduling_func: PodGroupSchedulingFunc):
+        """RunPodGroupPostFilterPlugins: in order until one returns Success or an Error;
+        (None, None) when no PodGroupPostFilter plugin is enabled (WorkloadAwarePreemption
+        off: nothing is appended to the group's status, planner.md)."""
+        if not self.pod_group_post_filter:
+            return None, None
+        result, status = None, Status(Code.UNSCHEDULABLE)
+        for plugin in self.pod_group_post_filter:
+            result, status = plugin.pod_group_post_filter(root, pods, state, scheduling_func)
+            if status.is_success() or status.code == Code.ERROR:
+                return result, status
+        return result, status
+

@@ -5,19 +5,19 @@ groups behave as gangs of one.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from podgroup_plan.framework.interface import Plugin
+from podgroup_plan.framework.interface import (
+    Group,
+    PlacementFeasiblePlugin,
+    PlacementProgress,
+    PodGroupGate,
+    PreEnqueuePlugin,
+)
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import GANG, PodGroup
+from podgroup_plan.model.objects import GANG, CompositePodGroup, Pod, PodGroup
 
 NAME = "GangScheduling"
 
-
-@dataclass(frozen=True, slots=True)
-class PlacementProgress:
-    remaining: int  # pods (or children) still to evaluate
-    scheduled: int  # pods already scheduled (bound or assumed) plus those placed so far
+__all__ = ["GangScheduling", "PlacementProgress", "required_count", "missing_group_message"]
 
 
 def missing_group_message(name: str) -> str:
@@ -28,23 +28,28 @@ def missing_group_message(name: str) -> str:
 GANG_BELOW_MIN_COUNT = "waiting for minCount pods from a gang to appear in scheduling queue"
 
 
-def required_count(group: PodGroup) -> int:
-    return group.min_count if group.policy == GANG else 1
+def required_count(group: Group) -> int:
+    """minCount (minGroupCount for a CompositePodGroup); a basic policy counts as 1."""
+    if group.policy != GANG:
+        return 1
+    return group.min_group_count if isinstance(group, CompositePodGroup) else group.min_count
 
 
-class GangScheduling(Plugin):
+class GangScheduling(PreEnqueuePlugin, PlacementFeasiblePlugin):
     name = NAME
 
-    def pre_enqueue(self, group: PodGroup | None, group_name: str, known_pods: int) -> Status:
+    def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None) -> Status:
         """The gate a pending group member passes before it is ever tried. `known_pods` counts
         every pod of the group the scheduler knows, scheduled or not (AllPodsCount)."""
-        if group is None:
-            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (missing_group_message(group_name),), NAME)
-        if group.policy == GANG and known_pods < group.min_count:
+        if podgroup is None:
+            return Status()  # asked about the pod alone: the group is judged with its facts
+        if podgroup.group is None:
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (missing_group_message(podgroup.name),), NAME)
+        if podgroup.group.policy == GANG and podgroup.known_pods < podgroup.group.min_count:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (GANG_BELOW_MIN_COUNT,), NAME)
         return Status()
 
-    def placement_feasible(self, group: PodGroup, progress: PlacementProgress) -> Status:
+    def placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:
         m = required_count(group)
         s, r = progress.scheduled, progress.remaining
         if s + r < m:

@@ -33,6 +33,13 @@ is skipped, as is any resource the node has no (or zero) allocatable of.
     the weighted mean is rounded half away from zero (math.Round).
 No NormalizeScore.
 
+PlacementScore (v1.37.0, TopologyAwareWorkloadScheduling): bin-packing over a whole candidate
+placement, always with the MostAllocated formula whatever the configured strategy, with the
+configured resource weights: per resource, the placement's summed allocatable against its
+summed requested (non-zero cpu/memory, as Score) plus the requests of the pods the placement's
+trial proposed; a scalar resource no proposed pod requests is left out. No
+NormalizePlacementScore: the 0..100 score is used as it is.
+
 Why the shape differs from upstream: everything is numpy over the view (filter) or the
 feasible nodes (score), with one row per resource; nothing loops over nodes in Python.
 """
@@ -57,6 +64,9 @@ from podgroup_plan.framework.interface import (
     NodeFailure,
     PreFilterPlugin,
     PreFilterResult,
+    Group,
+    PlacementScorePlugin,
+    PodGroupAssignments,
     PreScorePlugin,
     ScorePlugin,
 )
@@ -266,8 +276,8 @@ class _FitRequest:
         self.amounts = np.asarray(amounts, dtype=np.int64)
 
 
-class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
-    """Upstream NodeResourcesFit (PreFilter, Filter, PreScore, Score)."""
+class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PlacementScorePlugin):
+    """Upstream NodeResourcesFit (PreFilter, Filter, PreScore, Score, PlacementScore)."""
 
     name = "NodeResourcesFit"
 
@@ -359,6 +369,25 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if not self._shape:
             return np.zeros(m, dtype=np.int64)
         return requested_to_capacity_ratio(amounts, pod_req, self._weights, m, self._shape)
+
+    # ----- PlacementScore -----------------------------------------------------------------
+
+    def score_placement(self, group: Group, assignments: PodGroupAssignments, state) -> tuple[int, Status]:
+        if not self._resources:
+            return 0, SUCCESS
+        proposed = np.zeros(len(self._resources), dtype=np.int64)
+        for pod, _ in assignments.assignments:
+            proposed += pod_score_requests(pod, self._resources, use_requested=False)
+        nodes = assignments.placement.nodes
+        total = weight_sum = 0
+        for i, alloc, used in node_score_amounts(state, nodes, self._resources, proposed, use_requested=False):
+            capacity = int(alloc.sum())
+            if capacity == 0:
+                continue
+            requested = min(int(used.sum()) + int(proposed[i]), capacity)
+            total += requested * MAX_NODE_SCORE // capacity * self._weights[i]
+            weight_sum += self._weights[i]
+        return (total // weight_sum if weight_sum else 0), SUCCESS
 
 
 def _group_failures(

@@ -6,14 +6,15 @@ one), then namespace and name, so the order never depends on file order (spec/pl
 """
 from __future__ import annotations
 
-from podgroup_plan.framework.interface import Plugin
+from podgroup_plan.framework.interface import QueueSortPlugin
 
 
 def queue_key(priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
     return (-priority, timestamp is None, timestamp or "", namespace, name)
 
 
-class PrioritySort(Plugin):
+class PrioritySort(QueueSortPlugin):
     name = "PrioritySort"
 
-    key = staticmethod(queue_key)
+    def queue_key(self, priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
+        return queue_key(priority, timestamp, namespace, name)

@@ -4,15 +4,15 @@ Mirrors `pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go` (P
 """
 from __future__ import annotations
 
-from podgroup_plan.framework.interface import Plugin
+from podgroup_plan.framework.interface import PodGroupGate, PreEnqueuePlugin
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 
 
-class SchedulingGates(Plugin):
+class SchedulingGates(PreEnqueuePlugin):
     name = "SchedulingGates"
 
-    def pre_enqueue(self, pod: Pod) -> Status:
+    def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None = None) -> Status:
         if not pod.scheduling_gates:
             return Status()
         # upstream formats the gate names ([]string) with %v: "[a b]"

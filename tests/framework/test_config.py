@@ -72,7 +72,7 @@ DEFAULT_MULTIPOINT = refs(
     "NodeVolumeLimits", "VolumeBinding", "VolumeZone", ("PodTopologySpread", 2),
     ("InterPodAffinity", 2), ("DynamicResources", 2), "DefaultPreemption",
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), "DefaultBinder",
-    "NodeDeclaredFeatures", "GangScheduling", "TopologyPlacement", ("PodGroupPodsCount", 1),
+    "NodeDeclaredFeatures", "GangScheduling", "TopologyPlacementGenerator", ("PodGroupPodsCount", 1),
 )
 
 FILTERS = (
@@ -106,7 +106,7 @@ EXPECTED_DEFAULT = {
     "preBind": refs("VolumeBinding", "DynamicResources"),
     "bind": refs("DefaultBinder"),
     "postBind": (),
-    "placementGenerate": refs("TopologyPlacement"),
+    "placementGenerate": refs("TopologyPlacementGenerator"),
     "placementFeasible": refs("GangScheduling"),
     "placementScore": refs(("NodeResourcesFit", 1), ("PodGroupPodsCount", 1)),
     "podGroupPostFilter": refs("DefaultPreemption"),
@@ -152,11 +152,11 @@ GATE_CASES = [
         "placementFeasible": refs("GangScheduling"),
         "podGroupPostFilter": refs("DefaultPreemption"),
         "preEnqueue": EXPECTED_DEFAULT["preEnqueue"],
-    }, ("TopologyPlacement", "PodGroupPodsCount"), id="TAS-off"),
+    }, ("TopologyPlacementGenerator", "PodGroupPodsCount"), id="TAS-off"),
     pytest.param({"WorkloadAwarePreemption": False}, {
         "podGroupPostFilter": (),
         "postFilter": refs("DynamicResources", "DefaultPreemption"),
-        "placementGenerate": refs("TopologyPlacement"),
+        "placementGenerate": refs("TopologyPlacementGenerator"),
         "placementScore": EXPECTED_DEFAULT["placementScore"],
     }, (), id="WAP-off"),
     pytest.param({"GenericWorkload": False}, {
@@ -165,10 +165,10 @@ GATE_CASES = [
         "podGroupPostFilter": (),
         "postFilter": refs("DynamicResources", "DefaultPreemption"),
         "score": EXPECTED_DEFAULT["score"],
-    }, ("GangScheduling", "TopologyPlacement", "PodGroupPodsCount"), id="GenericWorkload-off"),
+    }, ("GangScheduling", "TopologyPlacementGenerator", "PodGroupPodsCount"), id="GenericWorkload-off"),
     pytest.param({"GenericWorkload": False, "TopologyAwareWorkloadScheduling": True}, {
         "placementGenerate": (), "placementScore": (),
-    }, ("GangScheduling", "TopologyPlacement", "PodGroupPodsCount"), id="TAS-needs-GenericWorkload"),
+    }, ("GangScheduling", "TopologyPlacementGenerator", "PodGroupPodsCount"), id="TAS-needs-GenericWorkload"),
     pytest.param({"CompositePodGroup": False, "PodGroupPreemptionPolicy": False},
                  EXPECTED_DEFAULT, (), id="CPG-and-PGPP-change-no-plugin"),
 ]
