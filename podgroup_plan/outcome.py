@@ -22,6 +22,7 @@ from podgroup_plan.result import (
     CompositePodGroupResult,
     ConditionResult,
     OwnerRef,
+    PlacementResult,
     PlanResult,
     PodGroupResult,
     PodResult,
@@ -49,6 +50,9 @@ class Recorder:
         self.evicted_groups: dict[tuple[str, str], str] = {}
         # `explain` attaches its Tracer here to see outcomes as they are written; else None.
         self.tracer = None
+        # the placement algorithm's last run per group, and the domain of its last success
+        self.group_placements: dict[tuple[str, str], tuple[PlacementResult, ...]] = {}
+        self.group_domain: dict[tuple[str, str], str | None] = {}
 
     # ----- what happened -----------------------------------------------------------------
 
@@ -88,6 +92,21 @@ class Recorder:
             self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
             self.evicted_groups[(pod.namespace, pod.pod_group)] = message
+
+    def placements(self, group: PodGroup, trials, domain: str | None) -> None:
+        """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
+        domain a successful cycle placed the group in."""
+        if trials is None:
+            return
+        self.group_placements[group.key] = tuple(
+            PlacementResult(
+                t.name, t.nodes, t.evaluated, t.feasible, t.scheduled_pods, t.message, t.score,
+                None if t.scores is None else tuple(t.scores.items()), t.chosen,
+            )
+            for t in trials
+        )
+        if domain is not None:
+            self.group_domain[group.key] = domain
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         self.group_outcome[group.key] = (reason, message)
@@ -174,11 +193,12 @@ class Recorder:
             policy=group.policy,
             min_count=required_count(group),
             topology_key=group.topology_key,
-            placement=None,
+            placement=self.group_domain.get(group.key),
             scheduled_pods=placed,
             pending_pods=pending,
             status=status,
             conditions=tuple(ConditionResult(c.type, c.status, c.reason, c.message) for c in sorted(conditions, key=lambda c: c.type)),
+            placements=self.group_placements.get(group.key),
         )
 
     def _composite_results(self, groups: tuple[PodGroupResult, ...]):
@@ -220,13 +240,7 @@ class Recorder:
         for g in self.cluster.pod_groups:
             if g.key not in self.group_outcome:
                 continue  # never scheduled by this plan: nothing was planned without the constraint
-            if g.topology_key and tas:
-                notes.add(
-                    f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} was not "
-                    "applied (the placement algorithm is not implemented yet); its pods were planned "
-                    "over all nodes"
-                )
-            elif g.topology_key:
+            if g.topology_key and not tas:
                 notes.add(
                     f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} not applied "
                     "(TopologyAwareWorkloadScheduling=false)"

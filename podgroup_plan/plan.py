@@ -27,12 +27,8 @@ from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult, Preemptor
 from podgroup_plan.scheduling.nominated import Nominator, seed
-from podgroup_plan.scheduling.pod_group import (
-    POD_GROUP_IS_UNSCHEDULABLE,
-    GroupCycleResult,
-    schedule_pod_group,
-    validate_pod_group,
-)
+from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
+from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
 from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
 from podgroup_plan.scheduling.preemption.default_preemption import post_filter
 from podgroup_plan.scheduling.preemption.pod_group_preemption import pod_group_post_filter
@@ -107,6 +103,7 @@ class _Passes:
         self.frameworks = frameworks
         self.record = record
         self.preemption_policy_gate = gate_enabled(gates, "PodGroupPreemptionPolicy")
+        self.placement_algorithm = gate_enabled(gates, "TopologyAwareWorkloadScheduling")
         # Every live member of each group; which of them are placed is read from the cluster
         # state, so a binding, an eviction or a rolled-back trial can never leave it stale.
         self.members: dict[tuple[str, str], list[Pod]] = {}
@@ -229,7 +226,8 @@ class _Passes:
             self._failed(entity, set())
             return False
         fwk = self.frameworks[entity.pods[0].scheduler_name]
-        result: GroupCycleResult = schedule_pod_group(fwk, group, entity.pods, len(placed), self.state)
+        result: GroupCycleResult = schedule_pod_group(fwk, group, entity.pods, self.state, self.placement_algorithm)
+        record.placements(group, result.placements, result.placement if result.status.is_success() else None)
         if result.status.is_success():
             bound = {p.key for p, _ in result.assignments}
             for pod, node in result.assignments:
@@ -251,7 +249,7 @@ class _Passes:
         if status.code == Code.UNSCHEDULABLE and "DefaultPreemption" in fwk.enabled_names("podGroupPostFilter"):
             outcome = pod_group_post_filter(
                 fwk, self.preemption, group, entity.pods, self.state,
-                rerun=lambda: self._rerun(fwk, group, entity.pods, len(placed)),
+                rerun=lambda: self._rerun(fwk, group, entity.pods),
                 policy_gate=self.preemption_policy_gate,
             )
         if outcome is not None and self.tracer is not None:
@@ -266,21 +264,17 @@ class _Passes:
                 return True
         return False
 
-    def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod], scheduled: int) -> tuple[Status, list]:
-        """Workload-aware preemption's re-run of the whole root algorithm on the cluster as the
-        preemption left it; nothing it places stays."""
+    def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod]) -> tuple[Status, list]:
+        """Workload-aware preemption's re-run of the whole root algorithm (placement included)
+        on the cluster as the preemption left it; it proposes, nothing it places stays."""
         if self.tracer is not None:
             self.tracer.rerun = True
         try:
-            return self._rerun_group(fwk, group, pods, scheduled)
+            result = run_root_algorithm(fwk, group, pods, self.state, self.placement_algorithm)
+            return result.status, (result.assignments if result.status.is_success() else [])
         finally:
             if self.tracer is not None:
                 self.tracer.rerun = False
-
-    def _rerun_group(self, fwk: Framework, group: PodGroup, pods: list[Pod], scheduled: int) -> tuple[Status, list]:
-        with self.state.tentative():
-            result = schedule_pod_group(fwk, group, pods, scheduled, self.state)
-            return result.status, (result.assignments if result.status.is_success() else [])
 
     def _group_failed(self, entity: Entity, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
         """Record a failed group cycle the way submitPodGroupAlgorithmResult reports it, with the

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.framework.interface import PodGroupGate
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
-from podgroup_plan.plugins.priority_sort import queue_key
+from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
 
 
 @dataclass(slots=True)
@@ -31,10 +32,11 @@ class Entity:
 
 
 def _pre_enqueue_gates(fwk: Framework | None, pod: Pod) -> Status | None:
-    """The first rejecting per-pod PreEnqueue status (SchedulingGates), if the profile enables it."""
-    if fwk is None or "SchedulingGates" not in fwk.enabled_names("preEnqueue"):
+    """The first rejecting PreEnqueue status for the pod alone (SchedulingGates, if enabled);
+    the group's gate runs later, once its known pods are counted."""
+    if fwk is None:
         return None
-    status = fwk.plugin("SchedulingGates").pre_enqueue(pod)
+    status = fwk.run_pre_enqueue(pod, None)
     return None if status.is_success() else status
 
 
@@ -51,8 +53,11 @@ def _group_timestamp(group: PodGroup, pods: list[Pod]) -> str | None:
     return stamps[0] if stamps else None
 
 
-def _pod_order(pod: Pod) -> tuple:
-    return queue_key(pod.priority, pod.creation_timestamp, pod.namespace, pod.name)
+def _queue_key(frameworks: Mapping[str, Framework]):
+    """The QueueSort order: every profile shares one (upstream requires it), so the first
+    profile's serves; with no profile at all, PrioritySort's."""
+    fwk = next(iter(frameworks.values()), None)
+    return fwk.queue_key if fwk is not None else priority_queue_key
 
 
 def build_queue(
@@ -61,6 +66,11 @@ def build_queue(
 ) -> list[Entity]:
     """The queue entities in PrioritySort order, after the PreEnqueue gates. Pods that a gate
     holds back or that no profile serves are recorded (Waiting / Ignored) and left out."""
+    queue_key = _queue_key(frameworks)
+
+    def _pod_order(pod: Pod) -> tuple:
+        return queue_key(pod.priority, pod.creation_timestamp, pod.namespace, pod.name)
+
     # With GenericWorkload off kube-scheduler knows no PodGroups: every pod goes on its own.
     workload_aware = gate_enabled(gates, "GenericWorkload")
     groups = {g.key: g for g in cluster.pod_groups}
@@ -102,16 +112,16 @@ def build_queue(
             record.ignored_group(key)
             continue
         pods = sorted(ours, key=_pod_order)
+        fwk = frameworks[pods[0].scheduler_name]
+        gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], len(pods) + running_count.get(key, 0)))
+        if not gate.is_success():
+            record.waiting(pods, group, gate.message)
+            continue
         if group is None:
-            # Without its PodGroup no group entity can form; upstream's GangScheduling gate says so.
+            # Without its PodGroup no group entity can form (GangScheduling, when enabled, has
+            # said so in its own words above).
             record.waiting(pods, None, missing_group_message(key[1]))
             continue
-        fwk = frameworks[pods[0].scheduler_name]
-        if "GangScheduling" in fwk.enabled_names("preEnqueue"):
-            gate = fwk.plugin("GangScheduling").pre_enqueue(group, key[1], len(pods) + running_count.get(key, 0))
-            if not gate.is_success():
-                record.waiting(pods, group, gate.message)
-                continue
         entities.append(
             Entity(queue_key(_group_priority(group, pods), _group_timestamp(group, pods), *key), pods, group)
         )

@@ -74,6 +74,35 @@ class PodResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PlacementResult:
+    """One candidate of a group's last placement-algorithm run (the planner's own account of
+    what upstream's `0/N placements are available` text leaves out)."""
+
+    name: str | None
+    nodes: int
+    evaluated: bool
+    feasible: bool | None
+    scheduled_pods: int | None
+    message: str | None
+    score: int | None
+    scores: tuple[tuple[str, int], ...] | None  # (plugin, normalised score) in profile order
+    chosen: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "nodes": self.nodes,
+            "evaluated": self.evaluated,
+            "feasible": self.feasible,
+            "scheduledPods": self.scheduled_pods,
+            "message": self.message,
+            "score": self.score,
+            "scores": None if self.scores is None else dict(self.scores),
+            "chosen": self.chosen,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class PodGroupResult:
     namespace: str
     name: str
@@ -85,6 +114,8 @@ class PodGroupResult:
     pending_pods: int
     status: str
     conditions: tuple[ConditionResult, ...] = ()
+    # None: the placement algorithm did not run for the group; () : it ran, no candidate.
+    placements: tuple[PlacementResult, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +129,7 @@ class PodGroupResult:
             "pendingPods": self.pending_pods,
             "status": self.status,
             "conditions": [c.to_dict() for c in self.conditions],
+            "placements": None if self.placements is None else [p.to_dict() for p in self.placements],
         }
 
 

@@ -126,6 +126,39 @@ def placement_text(group: PodGroupResult) -> str | None:
     return group.placement
 
 
+_SHORT_PLUGIN = {"PodGroupPodsCount": "pods", "NodeResourcesFit": "fit"}
+
+
+def placement_summary(group: PodGroupResult, limit: int = 4) -> str | None:
+    """The planner's one line on a group's placement candidates (never upstream's text), e.g.
+    `rack-b chosen (score 187: pods 100, fit 87); rack-a: 3 pods placed, infeasible;
+    rack-c: score 150`. None when there is nothing to explain (no topology constraint)."""
+    trials = group.placements
+    if not trials or not group.topology_key:
+        return None
+    ordered = sorted(trials, key=lambda t: not t.chosen)  # the winner first, then evaluation order
+    parts = []
+    for t in ordered[:limit]:
+        name = t.name if t.name is not None else "all nodes"
+        if t.chosen:
+            text = f"{name} chosen"
+            if t.score is not None:
+                detail = ", ".join(f"{_SHORT_PLUGIN.get(p, p)} {v}" for p, v in (t.scores or ()))
+                text += f" (score {t.score}: {detail})"
+        elif not t.evaluated:
+            text = f"{name}: not evaluated"
+        elif not t.feasible:
+            text = f"{name}: {t.scheduled_pods} pods placed, infeasible"
+        elif t.score is not None:
+            text = f"{name}: score {t.score}"
+        else:
+            text = f"{name}: feasible"
+        parts.append(text)
+    if len(ordered) > limit:
+        parts.append(f"… +{len(ordered) - limit} more")
+    return "placements: " + "; ".join(parts)
+
+
 def landed_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
     """Where a group's pods run after the plan: its topology domain, then the nodes of the pods
     this plan placed (or, for an evicted group, evicted)."""
@@ -147,7 +180,16 @@ def landed_text(group: PodGroupResult, members: list[PodResult], node_limit: int
 
 
 def outcome_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
-    """Where a Scheduled group landed, or why any other group did not."""
+    """Where a Scheduled group landed, or why any other group did not; then the planner's line
+    on its placement candidates."""
+    text = _outcome_text(group, members, node_limit)
+    summary = placement_summary(group)
+    if summary:
+        return summary if text == DASH else f"{text}\n{summary}"
+    return text
+
+
+def _outcome_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
     if group.status == SCHEDULED:
         return landed_text(group, members, node_limit)
     detail = group_detail(group, members)

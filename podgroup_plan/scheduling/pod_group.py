@@ -14,12 +14,13 @@ from typing import Sequence
 
 import numpy as np
 
+from podgroup_plan.framework.interface import PlacementProgress
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, Pod, PodGroup
-from podgroup_plan.plugins.gang_scheduling import GangScheduling, PlacementProgress
 from podgroup_plan.scheduling.schedule_one import PodScheduleResult, schedule_pod
 from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.state.group_members import scheduled_count as group_scheduled_count
 
 # errPodGroupUnschedulable: the error upstream attaches to a group status in three places (a
 # gang out of reach before any pod, a final Wait, nothing newly placed) and to the status of a
@@ -38,6 +39,10 @@ class GroupCycleResult:
     # completePodGroupAlgorithmResult: what a never-evaluated pod carries, a copy of the group
     # status taken when the algorithm returned (before any post-filter text is appended).
     unevaluated_status: Status | None = None
+    # The placement algorithm's account (scheduling/placement.py): every candidate in
+    # evaluation order, None when the algorithm did not run; and the chosen domain's name.
+    placements: list | None = None
+    placement: str | None = None
 
     @property
     def assignments(self) -> list[tuple[Pod, int]]:
@@ -102,26 +107,23 @@ def validate_pod_group(
     return None
 
 
-def _placement_feasible(gang: GangScheduling | None, group: PodGroup, progress: PlacementProgress) -> Status:
-    """The PlacementFeasible step: GangScheduling's rule, or Success when the profile disables
-    GangScheduling (v1.37.0 has no other PlacementFeasible plugin)."""
-    if gang is None:
-        return Status()
-    return gang.placement_feasible(group, progress)
-
-
 def run_default_algorithm(
-    fwk: Framework, group: PodGroup, queued: Sequence[Pod], scheduled_count: int,
-    state: ClusterState, view: np.ndarray | None = None,
+    fwk: Framework, group: PodGroup, queued: Sequence[Pod], state: ClusterState,
+    view: np.ndarray | None = None, scheduled_count: int | None = None,
 ) -> GroupCycleResult:
-    """podGroupSchedulingDefaultAlgorithm over `view`. Fitting pods are assumed in `state` and
-    stay assumed; the caller decides to keep or roll back (see `schedule_pod_group`)."""
-    gang = fwk.plugin("GangScheduling") if "GangScheduling" in fwk.enabled_names("placementFeasible") else None
+    """podGroupSchedulingDefaultAlgorithm over `view` (default: every node). Fitting pods are
+    assumed in `state` and stay assumed; the caller rolls them back (a placement trial, the
+    root algorithm) through the undo log. `scheduled_count` is the group's scheduled pods
+    (PodGroupState.ScheduledPodsCount), read from the state unless given."""
+    if scheduled_count is None:
+        scheduled_count = group_scheduled_count(state, group.key)
     result = GroupCycleResult(group, Status())
     progress = PlacementProgress(remaining=len(queued), scheduled=scheduled_count)
-    status = _placement_feasible(gang, group, progress)
+    status = fwk.run_placement_feasible(group, progress)
     evaluated = 0
-    if status.code == Code.UNSCHEDULABLE:
+    if status.code == Code.ERROR:
+        status = Status(Code.ERROR, (f"failed to evaluate placement feasibility: {status.message}",))
+    elif status.code == Code.UNSCHEDULABLE:
         # Out of reach before any pod: upstream wraps the reason in errPodGroupUnschedulable
         # here (and only here), so the text reads `pod group is unschedulable, minCount ...`.
         status = status.with_error(POD_GROUP_IS_UNSCHEDULABLE)
@@ -136,34 +138,18 @@ def run_default_algorithm(
             if pr.node is not None:
                 state.assume(pod, pr.node)
             progress = PlacementProgress(progress.remaining - 1, progress.scheduled + (pr.node is not None))
-            status = _placement_feasible(gang, group, progress)
+            status = fwk.run_placement_feasible(group, progress)
+            if status.code == Code.ERROR:
+                status = Status(Code.ERROR, (f"failed to evaluate placement feasibility: {status.message}",))
+                break
             if status.code == Code.UNSCHEDULABLE:
                 break  # the PF status as returned: reason `minCount ... cannot be satisfied`, no error
             result.any_scheduled = result.any_scheduled or pr.node is not None
     if status.code == Code.WAIT:
         # A final Wait (unreachable after the last pod: R = 0) is Unschedulable behind the error.
         status = Status(Code.UNSCHEDULABLE, status.reasons, status.plugin, POD_GROUP_IS_UNSCHEDULABLE)
+    if not status.is_success():
+        result.any_scheduled = False
     result.status = status
     result.pod_results.extend((pod, None) for pod in queued[evaluated:])
-    return result
-
-
-def schedule_pod_group(
-    fwk: Framework, group: PodGroup, queued: Sequence[Pod], scheduled_count: int,
-    state: ClusterState, view: np.ndarray | None = None,
-) -> GroupCycleResult:
-    """One root PodGroup cycle without preemption: on Success the fitting pods stay placed
-    (they are bound); otherwise every tentative assume is rolled back."""
-    with state.tentative() as attempt:
-        result = run_default_algorithm(fwk, group, queued, scheduled_count, state, view)
-        if result.status.is_success() and not result.any_scheduled:
-            # runRootSchedulingAlgorithm: success requires a newly placed pod; otherwise the
-            # status is Unschedulable with the bare error and no reason (v1.37.0 text).
-            result.status = Status(Code.UNSCHEDULABLE, err=POD_GROUP_IS_UNSCHEDULABLE)
-        if result.status.is_success():
-            attempt.keep()
-        else:
-            result.any_scheduled = False
-    # completePodGroupAlgorithmResult: never-evaluated pods get a copy of the status as it is now.
-    result.unevaluated_status = result.status
     return result

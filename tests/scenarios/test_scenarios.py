@@ -247,21 +247,26 @@ def test_demo_tells_its_story():
     # runs yet when the gang is tried.
     vision = groups["vision-pretrain-trainers"]["conditions"]
     assert [(c["type"], c["status"], c["reason"]) for c in vision] == [("PodGroupInitiallyScheduled", "False", "Unschedulable")]
-    assert vision[0]["message"].startswith("minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")
+    # The placement algorithm runs for every group (default gates): vision has no topology
+    # constraint, so its one candidate is every node, and its failure is wrapped.
+    wrapped = "pod group is unschedulable, 0/1 placements are available, reported placement status: "
+    assert vision[0]["message"].startswith(wrapped + "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")
+    assert [(p["name"], p["nodes"], p["feasible"], p["scheduledPods"], p["message"]) for p in groups["vision-pretrain-trainers"]["placements"]] == [
+        (None, 67, False, 24, "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")]
     pods = {p["name"]: p for p in result["pods"]}
     assert pods["vision-pretrain-24"]["message"] == (
         "0/67 nodes are available: 3 node(s) didn't match Pod's node affinity/selector, 64 Insufficient nvidia.com/gpu."
     )
-    # Pods 0-23 fitted: `pod group is unschedulable, ` + the group text. Pod 24 did not fit, which
-    # left 24 + 7 < 32: pods 25-31 were never evaluated and carry a copy of the group text as it
-    # was, without the prefix (v1.37.0 completePodGroupAlgorithmResult).
+    # Pods 0-23 fitted: `pod group is unschedulable, ` + the group text (which starts with it
+    # too). Pod 24 did not fit, which left 24 + 7 < 32: pods 25-31 were never evaluated and carry
+    # a copy of the group text as it was (v1.37.0 completePodGroupAlgorithmResult).
     for i in range(24):
         assert pods[f"vision-pretrain-{i}"]["message"].startswith(
-            "pod group is unschedulable, minCount (32) cannot be satisfied: 24 scheduled, 7 remaining"
+            "pod group is unschedulable, " + wrapped + "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining"
         ), i
     for i in range(25, 32):
         assert pods[f"vision-pretrain-{i}"]["message"].startswith(
-            "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining"
+            wrapped + "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining"
         ), i
     for i in range(2):
         assert pods[f"data-prep-{i}"]["status"] == "Waiting"

@@ -3,15 +3,17 @@ import pytest
 
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.scheduling.schedule_one import PodScheduleResult
-from podgroup_plan.scheduling.pod_group import schedule_pod_group, validate_pod_group
+from podgroup_plan.scheduling.cycle import schedule_pod_group
+from podgroup_plan.scheduling.pod_group import validate_pod_group
 
 from .fakes import framework, gang, node, pod, state
 
 
 def run(nodes, group, queued, running=()):
     s = state(nodes, running)
-    placed = sum(1 for p in running if p.pod_group == group.name)
-    return s, schedule_pod_group(framework(), group, queued, placed, s)
+    # the default algorithm (TopologyAwareWorkloadScheduling off); running members are read
+    # from the state
+    return s, schedule_pod_group(framework(), group, queued, s, placement_algorithm=False)
 
 
 def test_gang_fits_whole_and_stays_placed():

@@ -1,0 +1,193 @@
+"""The placement-based PodGroup algorithm (Topology-Aware Workload Scheduling).
+
+Mirrors v1.37.0's `pkg/scheduler/schedule_one_podgroup.go`: podGroupSchedulingPlacementAlgorithm,
+evaluatePlacement, nominatedPlacement, findBestPodGroupPlacement / findBestPlacement.
+
+1. PlacementGenerate makes the candidate placements inside the parent placement (all nodes for a
+   standalone group).
+2. Each candidate is a trial: the default algorithm (`pod_group.run_default_algorithm`) runs over
+   the candidate's nodes as a *view* of the columns, then every assume of the trial is rolled back
+   through the undo log. Nothing else of a trial survives it: each pod gets a fresh cycle state
+   (schedule_one), and the group's scheduled count is read again from the state. The rotating
+   node start index (percentageOfNodesToScore) is the framework's and is never rolled back.
+3. A standalone group evaluates the candidate holding most of its pods' nominated nodes first,
+   and takes it at once when it placed a new pod (upstream's nominated fast path).
+4. No feasible candidate: `0/N placements are available, reported placement status: <X>` behind
+   `pod group is unschedulable`, with the reported candidate's pod results. One: it wins. More:
+   PlacementScore decides, ties going to the domain whose name sorts first (upstream draws at
+   random; planner.md).
+
+Every candidate's trial is recorded as a `PlacementTrial` (the result's `placements[]`), with
+the inner status text upstream's failure message drops.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from podgroup_plan.framework.interface import Group, Placement, PodGroupAssignments
+from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, run_default_algorithm
+from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.state.group_members import scheduled_count
+
+
+@dataclass(slots=True)
+class PlacementTrial:
+    """One candidate placement as the result explains it (contract.md, `placements`)."""
+
+    name: str | None
+    nodes: int
+    evaluated: bool = False
+    feasible: bool | None = None
+    scheduled_pods: int | None = None
+    message: str | None = None  # the trial's own status text when infeasible
+    score: int | None = None
+    scores: dict[str, int] | None = None
+    chosen: bool = False
+
+
+def as_error_text(status: Status) -> str:
+    """`%v` of status.AsError(): the attached error alone when there is one, else the joined
+    reasons; `<nil>` for a Success (Go's rendering of no error)."""
+    if status.is_success():
+        return "<nil>"
+    if status.err:
+        return status.err
+    return ", ".join(status.reasons)
+
+
+def no_candidate_status(key: str | None) -> Status:
+    """planner.md, "No candidate placement": v1.37.0 has no branch for an empty candidate list
+    and the framework runner's text is not in the sources read; the planner's own words."""
+    return Status(
+        Code.UNSCHEDULABLE,
+        (f'0/0 placements are available, no candidate node has topology key "{key}"',),
+        err=POD_GROUP_IS_UNSCHEDULABLE,
+    )
+
+
+def schedule_placements(
+    fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState,
+    parent: Placement | None = None, nominated_first: bool = True,
+) -> GroupCycleResult:
+    """podGroupSchedulingPlacementAlgorithm for a (leaf) PodGroup inside `parent` (default: every
+    node). The trials are rolled back; the returned result proposes the chosen candidate's
+    assignments. `nominated_first` is False for a PodGroup inside a CompositePodGroup (upstream
+    limits the nominated fast path to standalone groups)."""
+    if parent is None:
+        parent = Placement(None, state.all_nodes)
+    placements, status = fwk.run_placement_generate(group, parent, state)
+    if not status.is_success():
+        return _without_trials(group, queued, status)
+    if not placements:
+        return _without_trials(group, queued, no_candidate_status(group.topology_key))
+
+    nominated = _nominated_placement(placements, queued, state) if nominated_first else None
+    order = placements if nominated is None else [nominated] + [p for p in placements if p is not nominated]
+    trials = [PlacementTrial(p.name, len(p.nodes)) for p in order]
+    reported: GroupCycleResult | None = None
+    feasible: list[tuple[int, GroupCycleResult]] = []  # (position in order, trial result)
+    for i, placement in enumerate(order):
+        result = evaluate_placement(fwk, group, queued, state, placement)
+        if result.status.code == Code.ERROR:
+            result.placements = trials[: i + 1]
+            _record(trials[i], result)
+            return result
+        _record(trials[i], result)
+        if reported is None:
+            reported = result
+        if placement is nominated:
+            # Honoured only when it placed a new pod (a Success that is one only because
+            # running members already meet minCount does not short-circuit, nor count).
+            if result.status.is_success() and result.any_scheduled:
+                feasible.append((i, result))
+                break
+            continue
+        if result.status.is_success():
+            feasible.append((i, result))
+
+    if not feasible:
+        assert reported is not None
+        reported.status = Status(
+            Code.UNSCHEDULABLE,
+            (f"0/{len(placements)} placements are available, reported placement status: {as_error_text(reported.status)}",),
+            err=POD_GROUP_IS_UNSCHEDULABLE,
+        )
+        reported.placements = trials
+        return reported
+
+    best, status = _best(fwk, group, state, order, feasible, trials)
+    if not status.is_success():
+        failed = _without_trials(group, queued, status)
+        failed.placements = trials
+        return failed
+    trials[best].chosen = True
+    chosen = next(r for i, r in feasible if i == best)
+    chosen.placements = trials
+    chosen.placement = order[best].name
+    return chosen
+
+
+def evaluate_placement(
+    fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState, placement: Placement,
+) -> GroupCycleResult:
+    """evaluatePlacement: the default algorithm restricted to the placement's nodes, then rolled
+    back. The group's scheduled count is read before the trial (the previous trial is undone)."""
+    s0 = scheduled_count(state, group.key)
+    with state.tentative():  # rolled back on exit: a trial never leaks into the next one
+        return run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
+
+
+def _record(trial: PlacementTrial, result: GroupCycleResult) -> None:
+    trial.evaluated = True
+    trial.feasible = result.status.is_success()
+    trial.scheduled_pods = len(result.assignments)
+    trial.message = None if trial.feasible else result.status.message
+
+
+def _without_trials(group: Group, queued: Sequence[Pod], status: Status) -> GroupCycleResult:
+    """A result for a group whose placement algorithm evaluated no candidate: no pod was tried."""
+    result = GroupCycleResult(group, status, [(pod, None) for pod in queued])
+    result.placements = []
+    return result
+
+
+def _nominated_placement(placements: list[Placement], queued: Sequence[Pod], state: ClusterState) -> Placement | None:
+    """nominatedPlacement: the candidate holding the most nominated nodes of the queued pods
+    (counted per pod); the earlier candidate on a tie; None when no pod is nominated or no
+    candidate holds a nominated node."""
+    rows = [state.node_index[p.nominated_node_name] for p in queued
+            if p.nominated_node_name and p.nominated_node_name in state.node_index]
+    if not rows:
+        return None
+    nominated = np.array(rows, dtype=np.intp)
+    best, best_count = None, 0
+    for placement in placements:
+        count = int(np.isin(nominated, placement.nodes).sum())
+        if count > best_count:
+            best, best_count = placement, count
+    return best
+
+
+def _best(
+    fwk: Framework, group: Group, state: ClusterState, order: list[Placement],
+    feasible: list[tuple[int, GroupCycleResult]], trials: list[PlacementTrial],
+) -> tuple[int, Status]:
+    """findBestPodGroupPlacement: the position (in `order`) of the winner. One feasible
+    candidate wins unscored; several are scored by the PlacementScore plugins."""
+    if len(feasible) == 1:
+        return feasible[0][0], Status()
+    candidates = [PodGroupAssignments(order[i], tuple(r.assignments)) for i, r in feasible]
+    scores, status = fwk.run_placement_score(group, candidates, state)
+    if not status.is_success():
+        return -1, status
+    for (i, _), score in zip(feasible, scores):
+        trials[i].score, trials[i].scores = score.total, dict(score.scores)
+    # Highest total; on a tie the domain whose name sorts first (upstream: random).
+    best = min(zip(feasible, scores), key=lambda fs: (-fs[1].total, fs[1].placement.name or ""))
+    return best[0][0], Status()
