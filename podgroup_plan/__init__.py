@@ -3,4 +3,4 @@
 __version__ = "0.1.0"
 
 # The kube-scheduler whose decisions the planner mirrors (see spec/planner.md, "Which kube-scheduler").
-KUBERNETES_VERSION = "1.37"
+KUBERNETES_VERSION = "v1.37.0"

@@ -216,7 +216,7 @@ def simulate(
             _check_output_file(output_file, paths, [scheduler_config])
             cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
             cluster = _expansion(cluster, no_expand)
-            result = _naming(scheduler_config, lambda: _plan(cluster, config, gates))
+            result = _naming(scheduler_config, lambda: _plan(cluster, config, gates, config_file=scheduler_config))
         _emit_result(result, output, output_file, pods.value,
                      configuration_label(scheduler_config, cluster), fail_on or [])
         held = fail_conditions(result, fail_on or [])
@@ -249,7 +249,7 @@ def validate(
     with _guard(debug):
         with _input_errors():
             cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
-            _naming(scheduler_config, lambda: _check_config(cluster, config, gates))
+            _naming(scheduler_config, lambda: _check_config(cluster, config, gates, scheduler_config))
         from podgroup_plan import loading
 
         _write("".join(line + "\n" for line in loading.summarize(cluster)) + "Input is valid.\n",
@@ -295,8 +295,8 @@ def diff(
                                                        "the built-in default profile") +
                            ", B is --config-b", err=True)
             result_a, result_b = _collect(
-                lambda: _naming(config_a, lambda: _plan(cluster_a, conf_a, gates, "Planning A")),
-                lambda: _naming(config_b, lambda: _plan(cluster, conf_b, gates, "Planning B")))
+                lambda: _naming(config_a, lambda: _plan(cluster_a, conf_a, gates, "Planning A", config_a)),
+                lambda: _naming(config_b, lambda: _plan(cluster, conf_b, gates, "Planning B", config_b)))
         document = diff_plans(result_a, result_b)
         label_a = str(config_a) if config_a is not None else "built-in default profile"
         _emit_diff(document, output, output_file, label_a, str(config_b))
@@ -433,8 +433,8 @@ def _gather(*steps: Callable[[], Any]) -> tuple[list[Any], list[Problem]]:
 
 
 def _naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
-    """Run `step`; the configuration problems it reports against an unnamed configuration
-    (`plan()` does not know where its configuration came from) name `config_file` instead."""
+    """Run `step`; the configuration problems it reports get their line in the file (and any
+    still against an unnamed configuration name `config_file`)."""
     from podgroup_plan.loading import with_lines
 
     try:
@@ -536,25 +536,27 @@ def _without_config(cluster: ClusterInput) -> ClusterInput:
 
 
 def _check_config(cluster: ClusterInput, config: Mapping | None,
-                  gates: Mapping[str, bool] | None) -> None:
-    """Build the profiles as `plan()` would, so that `validate` rejects what `simulate` would."""
-    from podgroup_plan.framework.config import build_profiles
+                  gates: Mapping[str, bool] | None, config_file: Path | None = None) -> None:
+    """Resolve gates and profiles as `plan()` does, so that `validate` rejects what `simulate` would."""
+    from podgroup_plan.framework.config import resolve_configuration
 
-    if config is not None:
-        build_profiles(config, gates or {})
-    else:
-        build_profiles(cluster.scheduler_config, gates or {}, file=cluster.scheduler_config_source or UNNAMED_CONFIG)
+    resolve_configuration(config, gates, cluster.scheduler_config, cluster.scheduler_config_source,
+                          _config_source(config_file))
+
+
+def _config_source(config_file: Path | None) -> str:
+    return str(config_file) if config_file is not None else UNNAMED_CONFIG
 
 
 # --- planning -----------------------------------------------------------------------------------
 
 def _plan(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
-          label: str = "Planning") -> PlanResult:
+          label: str = "Planning", config_file: Path | None = None) -> PlanResult:
     from podgroup_plan.plan import plan
 
     bar = ProgressBar(label) if sys.stderr.isatty() else None
     try:
-        return plan(cluster, config, gates, progress=bar)
+        return plan(cluster, config, gates, progress=bar, config_source=_config_source(config_file))
     finally:
         if bar is not None:
             bar.close()

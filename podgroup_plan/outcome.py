@@ -11,6 +11,7 @@ from typing import Mapping
 from podgroup_plan.framework import registry
 from podgroup_plan.framework.config import describe_not_applied
 from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.framework.feature_gates import FeatureGates
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
 from podgroup_plan.result import (
@@ -35,7 +36,7 @@ from podgroup_plan.state.cluster import ClusterState
 
 
 class Recorder:
-    def __init__(self, cluster: ClusterInput, state: ClusterState, gates: Mapping[str, bool]):
+    def __init__(self, cluster: ClusterInput, state: ClusterState, gates: FeatureGates):
         self.cluster = cluster
         self.state = state
         self.gates = gates
@@ -143,6 +144,7 @@ class Recorder:
             notes=tuple(self._notes(frameworks, pods, groups)),
             scheduler_names=tuple(sorted(frameworks)),
             owner_parents=dict(self.cluster.owner_parents),
+            feature_gates=self.gates.differing_from_upstream(),
         )
 
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
@@ -245,6 +247,10 @@ class Recorder:
                     f"PodGroup {g.namespace}/{g.name}: topology constraint {g.topology_key!r} not applied "
                     "(TopologyAwareWorkloadScheduling=false)"
                 )
+        unmodelled = self.gates.not_modelled()
+        if unmodelled:
+            shown = ", ".join(f"{k}={'true' if v else 'false'}" for k, v in unmodelled.items())
+            notes.add(f"feature gates accepted but not modelled (they change nothing in this plan): {shown}")
         if not gate_enabled(self.gates, "GenericWorkload") and self.cluster.pod_groups:
             notes.add("GenericWorkload=false: PodGroups were not applied; every pod was scheduled on its own")
         if self.cluster.composite_pod_groups:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 from podgroup_plan.controllers import expand as expand_controllers
 from podgroup_plan.controllers import without_expansion
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.framework.config import resolve_configuration
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.runtime import Framework
@@ -58,16 +58,15 @@ def plan(
     tracer: "Tracer | None" = None,
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
-    dict) wins over one found among the manifests. With `expand`, Jobs, JobSets, Deployments,
-    ReplicaSets and StatefulSets first get the pods their controllers would create
-    (podgroup_plan/controllers). Raises InputError for a bad configuration or unknown feature
-    gates."""
-    gates = resolve_feature_gates(feature_gates)
+    dict, read from `config_source`) wins over one found among the manifests. `feature_gates`
+    holds the gates set (`--feature-gates`); the others take the planner's defaults. With
+    `expand`, Jobs, JobSets, Deployments, ReplicaSets and StatefulSets first get the pods their
+    controllers would create (podgroup_plan/controllers). Raises InputError for a bad
+    configuration or bad feature gates."""
+    configuration = resolve_configuration(scheduler_config, feature_gates, cluster.scheduler_config,
+                                          cluster.scheduler_config_source, config_source)
+    gates, profiles = configuration.gates, configuration.profiles
     cluster = expand_controllers(cluster, gates) if expand else without_expansion(cluster)
-    config = scheduler_config
-    if config is None and cluster.scheduler_config is not None:
-        config, config_source = cluster.scheduler_config, cluster.scheduler_config_source or config_source
-    profiles = build_profiles(config, gates, file=config_source)
     handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
     frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}
     for fwk in frameworks.values():

@@ -227,6 +227,9 @@ class PlanResult:
     # (a JobSet's Jobs, a Deployment's ReplicaSets, a Job's PodGroup): how tables, --fail-on and
     # JUnit group pods and groups by the object a user wrote. Not part of the JSON document.
     owner_parents: Mapping[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
+    # Gates whose value in this plan differs from kube-scheduler v1.37.0's default (contract.md),
+    # sorted by name.
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
 
     def root_owner(self, namespace: str, owner: OwnerRef | None) -> OwnerRef | None:
         """The top of `owner`'s chain of controlling owners (a JobSet for a pod of one of its
@@ -256,6 +259,7 @@ class PlanResult:
             "apiVersion": API_VERSION,
             "kind": "PlanResult",
             "feasible": self.feasible,
+            "featureGates": dict(self.feature_gates),
             "summary": self.summary.to_dict(),
             "pods": [p.to_dict() for p in self.pods],
             "podGroups": [g.to_dict() for g in self.pod_groups],

@@ -20,8 +20,9 @@ Every problem is collected and raised at once as one InputError. Choices of ours
 unknown plugin names (also in `disabled` and `pluginConfig`) and unknown fields are errors (upstream
 ignores some of them); args given to a plugin that takes none are an error; extension points whose
 feature gate is off are left empty (see defaults.GATED_EXTENSION_POINTS); a 0 or unset
-percentageOfNodesToScore / percentageOfPlacementsToScore (upstream: adaptive) becomes None, which
-the planner reads as "score everything" (documented deviation).
+percentageOfNodesToScore (upstream: adaptive) becomes None, which the planner reads as "score
+everything" (documented deviation). Fields v1.37.0 does not have (`percentageOfPlacementsToScore`,
+a `placementFeasible` plugin set; 1.38-dev) are refused as its strict decoding refuses them.
 
 This module parses the top level and the profiles: plugin sets, their merge with the defaults,
 multiPoint expansion and the framework invariants. The rest lives beside it:
@@ -52,6 +53,7 @@ from podgroup_plan.framework.config_values import (
 from podgroup_plan.framework.defaults import DEFAULT_SCHEDULER_NAME, WEIGHTED_EXTENSION_POINTS
 from podgroup_plan.framework.feature_gates import (
     FEATURE_GATES_DEFAULTS,
+    FeatureGates,
     parse_feature_gates,
     resolve_feature_gates,
 )
@@ -65,8 +67,10 @@ __all__ = [
     "API_VERSION",
     "FEATURE_GATES_DEFAULTS",
     "KIND",
+    "Configuration",
     "build_profiles",
     "describe_not_applied",
+    "resolve_configuration",
     "parse_feature_gates",
     "resolve_feature_gates",
 ]
@@ -90,7 +94,23 @@ class _PluginSet:
     disabled: list[str] = field(default_factory=list)
 
 
-_PLUGIN_SET_POINTS = ("multiPoint",) + EXTENSION_POINTS
+_PLUGIN_SET_POINTS = ("multiPoint",) + tuple(p for p in EXTENSION_POINTS if p != "placementFeasible")
+
+# Fields of 1.38-dev's configuration that v1.37.0 does not have (spec/planner.md). PlacementFeasible
+# in v1.37.0 is GangScheduling whenever the profile enables it: no plugin set configures it.
+NOT_IN_V1_37 = ("percentageOfPlacementsToScore", "placementFeasible")
+
+
+def not_in_v1_37(name: str) -> str:
+    return f'unknown field "{name}" (not in kube-scheduler v1.37.0; added in 1.38-dev)'
+
+
+def _refuse_not_in_v1_37(ctx: Ctx, obj: Mapping, path: str) -> dict:
+    """`obj` without the 1.38-dev fields, each reported in planner.md's one line."""
+    for name in NOT_IN_V1_37:
+        if name in obj:
+            ctx.add(child_path(path, name), not_in_v1_37(name))
+    return {k: v for k, v in obj.items() if k not in NOT_IN_V1_37}
 
 
 def _plugin_set(ctx: Ctx, value: Any, path: str) -> _PluginSet:
@@ -219,12 +239,11 @@ def _weights(point: str, specific: _PluginSet, multipoint: list[_Entry]) -> dict
 _TOP_LEVEL_FIELDS = (
     "apiVersion", "kind", "parallelism", "leaderElection", "clientConnection",
     "enableProfiling", "enableContentionProfiling", "percentageOfNodesToScore",
-    "percentageOfPlacementsToScore", "podInitialBackoffSeconds", "podMaxBackoffSeconds",
+    "podInitialBackoffSeconds", "podMaxBackoffSeconds",
     "profiles", "extenders", "delayCacheUntilActive",
 )
 _PROFILE_FIELDS = (
-    "schedulerName", "percentageOfNodesToScore", "percentageOfPlacementsToScore", "plugins",
-    "pluginConfig",
+    "schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig",
 )
 
 
@@ -239,7 +258,6 @@ class _ParsedProfile:
     queue_sort_raw: Any = None  # the parsed queueSort set, compared across profiles
     queue_sort_shown: Any = None  # the queueSort set as written, for the message
     pct_nodes: int | None = None
-    pct_placements: int | None = None
 
 
 def _percentage(ctx: Ctx, value: Any, path: str) -> int | None:
@@ -262,6 +280,8 @@ def _parse_profile(
 ) -> _ParsedProfile:
     path = index_path("profiles", index)
     parsed = _ParsedProfile(index, path, None)
+    if isinstance(raw, Mapping):
+        raw = _refuse_not_in_v1_37(ctx, raw, path)
     obj = read_object(ctx, raw, path, _PROFILE_FIELDS)
     if obj is None:
         return parsed
@@ -280,14 +300,15 @@ def _parse_profile(
     parsed.pct_nodes = _percentage(
         ctx, obj.get("percentageOfNodesToScore"), child_path(path, "percentageOfNodesToScore")
     )
-    parsed.pct_placements = _percentage(
-        ctx, obj.get("percentageOfPlacementsToScore"), child_path(path, "percentageOfPlacementsToScore")
-    )
 
     # plugins: parse every set, merge with the defaults, expand multiPoint.
     ppath = child_path(path, "plugins")
-    plugins_obj = read_object(ctx, obj.get("plugins"), ppath, _PLUGIN_SET_POINTS) or {}
+    plugins_raw = obj.get("plugins")
+    if isinstance(plugins_raw, Mapping):
+        plugins_raw = _refuse_not_in_v1_37(ctx, plugins_raw, ppath)
+    plugins_obj = read_object(ctx, plugins_raw, ppath, _PLUGIN_SET_POINTS) or {}
     sets = {point: _plugin_set(ctx, plugins_obj.get(point), child_path(ppath, point)) for point in _PLUGIN_SET_POINTS}
+    sets["placementFeasible"] = _PluginSet()  # not configurable in v1.37.0: only multiPoint's GangScheduling
     queue_sort_value = plugins_obj.get("queueSort")
     parsed.queue_sort_raw = (
         tuple((e.name, e.weight) for e in sets["queueSort"].enabled),
@@ -416,9 +437,11 @@ def build_profiles(
         gates = resolve_feature_gates(feature_gates)
     except InputError as exc:  # report them with the configuration's own problems
         ctx.problems.extend(exc.problems)
-        gates = resolve_feature_gates({k: v for k, v in feature_gates.items()
-                                       if k in FEATURE_GATES_DEFAULTS and isinstance(v, bool)})
-    top = read_object(ctx, {} if config is None else config, "", _TOP_LEVEL_FIELDS)
+        gates = resolve_feature_gates(None)
+    config = {} if config is None else config
+    if isinstance(config, Mapping):
+        config = _refuse_not_in_v1_37(ctx, config, "")
+    top = read_object(ctx, config, "", _TOP_LEVEL_FIELDS)
     if top is None:
         raise InputError(ctx.problems)
 
@@ -447,7 +470,6 @@ def build_profiles(
             ctx.invalid(obj_field, top.get(obj_field), "expected an object")
     read_list(ctx, top.get("extenders"), "extenders")  # extenders are out of scope: accepted, unused
     global_nodes = _percentage(ctx, top.get("percentageOfNodesToScore"), "percentageOfNodesToScore")
-    global_placements = _percentage(ctx, top.get("percentageOfPlacementsToScore"), "percentageOfPlacementsToScore")
 
     raw_profiles = read_list(ctx, top.get("profiles"), "profiles") or [{}]
     parsed = [
@@ -465,9 +487,45 @@ def build_profiles(
             plugins=dict(p.plugins),
             plugin_args=p.plugin_args,
             percentage_of_nodes_to_score=_effective_percentage(p.pct_nodes, global_nodes),
-            percentage_of_placements_to_score=_effective_percentage(p.pct_placements, global_placements),
         )
     return out
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """What a plan runs under: every feature gate resolved, and the profiles by schedulerName."""
+
+    gates: FeatureGates
+    profiles: dict[str, Profile]
+
+
+def resolve_configuration(
+    scheduler_config: Mapping | None,
+    feature_gates: Mapping[str, bool] | None,
+    manifests_config: Mapping | None = None,
+    manifests_config_source: str | None = None,
+    config_source: str = "<config>",
+) -> Configuration:
+    """The one place configuration and gates are resolved (for `plan()` and `validate`):
+    `scheduler_config` (the --scheduler-config file, named `config_source`) wins over a
+    configuration found among the manifests; no configuration is the default profile. Raises
+    InputError with every problem of the gates and the configuration together."""
+    problems = []
+    try:
+        gates = resolve_feature_gates(feature_gates)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        gates = resolve_feature_gates(None)
+    config, source = scheduler_config, config_source
+    if config is None and manifests_config is not None:
+        config, source = manifests_config, manifests_config_source or config_source
+    try:
+        profiles = build_profiles(config, gates, file=source)
+    except InputError as exc:
+        problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return Configuration(gates, profiles)
 
 
 def describe_not_applied(profile: Profile) -> list[str]:

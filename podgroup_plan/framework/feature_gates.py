@@ -1,18 +1,32 @@
-"""Feature gates: the gates this tool understands and kube-scheduler's `--feature-gates` syntax.
+"""Feature gates: every gate a v1.37.0 kube-scheduler accepts, its 1.37 default, and `--feature-gates`.
 
 Mirrors component-base `featuregate` (`featureGate.Set` as the `--feature-gates` flag parses it:
 `A=true,B=false`, empty items skipped, names and values trimmed, values read with Go's
-`strconv.ParseBool`; an unknown gate is rejected with upstream's message). The gate names live in
-framework/defaults.py; the defaults here are ours, not upstream's (see FEATURE_GATES_DEFAULTS).
+`strconv.ParseBool`; `unrecognized feature gate: X` for a name it does not know; `cannot set
+feature gate X to V, feature is locked to D` for a locked gate set away from its default;
+`AllAlpha` / `AllBeta` set every alpha / beta gate not named explicitly) and the v1.37.0 gate
+list: the scheduler's gates with their versioned specs (`pkg/features`, the 1.37 copy of
+`defaultVersionedKubernetesFeatureGates` that kube-scheduler registers) and the component-base
+gates every Kubernetes component registers (logging: `component-base/logs/api/v1`; zpages:
+`component-base/zpages/features`).
+
+This module is the one place gates are resolved: `resolve_feature_gates` turns what a user (or
+a caller of `plan()`) set into a `FeatureGates`, every gate with a value, read everywhere else.
+
+Deviation (spec/planner.md, "The simulated queue"): the planner turns the four workload gates on
+by default where v1.37.0 ships them off; `WorkloadAwarePreemption` is a planner switch with no
+gate behind it in v1.37.0 (workload-aware preemption runs there whenever GenericWorkload is on).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Iterator, Mapping
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.framework.config_values import quote
 from podgroup_plan.framework.defaults import (
     COMPOSITE_POD_GROUP,
+    GATE_DEPENDENCIES,
     GENERIC_WORKLOAD,
     POD_GROUP_PREEMPTION_POLICY,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING,
@@ -23,21 +37,113 @@ from podgroup_plan.framework.defaults import (
 __all__ = [
     "FEATURE_GATES_DEFAULTS",
     "FEATURE_GATES_SOURCE",
+    "FeatureGates",
+    "GateSpec",
+    "V1_37_GATES",
     "parse_feature_gates",
     "resolve_feature_gates",
 ]
 
-# The gates this tool understands, all on by default (contract.md). Upstream 1.37 defaults
-# differ (GenericWorkload beta off, the others alpha off); ours describe the target state.
-FEATURE_GATES_DEFAULTS: dict[str, bool] = {
+ALPHA, BETA, GA, DEPRECATED = "Alpha", "Beta", "GA", "Deprecated"
+ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"
+
+
+@dataclass(frozen=True, slots=True)
+class GateSpec:
+    name: str
+    stage: str  # at v1.37.0
+    default: bool  # v1.37.0's default
+    locked: bool = False  # LockToDefault at v1.37.0
+    # Whether the gate's value can change a plan. The others are accepted (a user pastes a
+    # running scheduler's flags) and named once in the result's notes when set.
+    modelled: bool = False
+
+
+def _g(name: str, stage: str, default: bool, locked: bool = False, modelled: bool = False) -> GateSpec:
+    return GateSpec(name, stage, default, locked, modelled)
+
+
+# The scheduler's gates at v1.37.0 (pkg/features, versioned specs resolved at 1.37).
+_SCHEDULER_GATES = (
+    _g(COMPOSITE_POD_GROUP, ALPHA, False, modelled=True),
+    _g("DRAAdminAccess", GA, True, locked=True),
+    _g("DRAConsumableCapacity", BETA, True),
+    _g("DRADerivedAttributes", ALPHA, False),
+    _g("DRADeviceBindingConditions", BETA, True),
+    _g("DRADeviceCompatibilityGroups", ALPHA, False),
+    _g("DRADeviceTaintRules", GA, True),  # not locked before 1.38
+    _g("DRADeviceTaints", GA, True),  # not locked before 1.38
+    _g("DRAExtendedResource", GA, True, locked=True),
+    # Two 1.37 specs; without an emulated compatibility version the later (default on) applies.
+    _g("DRAFractionalCapacityRange", BETA, True),
+    _g("DRAListTypeAttributes", ALPHA, False),
+    _g("DRANodeAllocatableResources", ALPHA, False),
+    _g("DRAOptionalNodeOperations", ALPHA, False),
+    _g("DRAPartitionableDevices", BETA, True),
+    _g("DRAPrioritizedList", GA, True, locked=True),
+    _g("DRAResourceClaimDeviceStatus", GA, True, locked=True),
+    _g("DRASchedulerFilterTimeout", BETA, True),
+    _g("DRAWorkloadResourceClaims", BETA, False),
+    _g("DynamicResourceAllocation", GA, True, locked=True),
+    _g(GENERIC_WORKLOAD, BETA, False, modelled=True),
+    _g("InPlacePodLevelResourcesVerticalScaling", BETA, True),
+    # Locked on: a running pod's requests follow the resize accounting (loading/decode_pods.py).
+    _g("InPlacePodVerticalScaling", GA, True, locked=True, modelled=True),
+    _g("InPlacePodVerticalScalingSchedulerPreemption", ALPHA, False),
+    _g("InterPodAffinityHostnameFastPath", ALPHA, False),  # speed only
+    _g("MatchLabelKeysInPodTopologySpread", BETA, True, modelled=True),
+    _g("NodeDeclaredFeatures", GA, True, locked=True),
+    _g("NodeInclusionPolicyInPodTopologySpread", GA, True, locked=True, modelled=True),
+    _g("NominatedNodeNameForExpectation", BETA, True),
+    _g("OpportunisticBatching", BETA, True),  # speed only
+    _g(POD_GROUP_PREEMPTION_POLICY, ALPHA, False, modelled=True),
+    _g("PodLevelResources", BETA, True),  # the planner always reads spec.resources
+    _g("SchedulerAsyncAPICalls", BETA, False),
+    _g("SchedulerAsyncPreemption", BETA, True),
+    _g("SchedulerPopFromBackoffQ", BETA, True),
+    _g("SchedulerPreQueueingHints", ALPHA, False),
+    _g("StorageCapacityScoring", BETA, True),
+    _g("TaintTolerationComparisonOperators", ALPHA, False, modelled=True),
+    _g(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, ALPHA, False, modelled=True),
+    _g("VolumeAttributesClass", GA, True, locked=True),
+    _g("VolumeLimitScaling", BETA, True),
+)
+
+# Gates every component built on component-base registers (logging, /flagz and /statusz).
+_COMPONENT_BASE_GATES = (
+    _g("ComponentFlagz", ALPHA, False),
+    _g("ComponentStatusz", BETA, True),
+    _g("ContextualLogging", BETA, True),
+    _g("LoggingAlphaOptions", ALPHA, False),
+    _g("LoggingBetaOptions", BETA, True),
+)
+
+V1_37_GATES: Mapping[str, GateSpec] = {g.name: g for g in sorted(_SCHEDULER_GATES + _COMPONENT_BASE_GATES, key=lambda g: g.name)}
+
+# Switches that are no kube-scheduler v1.37.0 gate, on by default and reported only when off:
+# * WorkloadAwarePreemption, the planner's own (v1.37.0 behaves as if it were on);
+# * WorkloadWithJob, kube-controller-manager's gate (KEP-5547, alpha and off in v1.37.0) that
+#   controller expansion reads: on so that Jobs are planned as a cluster using KEP-5547 runs
+#   them (docs/controllers.md). It is not a scheduler gate, so contract.md's `featureGates`
+#   (gates unlike kube-scheduler's) names it only when a user turns it off.
+PLANNER_SWITCHES: Mapping[str, GateSpec] = {
+    WORKLOAD_AWARE_PREEMPTION: GateSpec(WORKLOAD_AWARE_PREEMPTION, "planner", True, modelled=True),
+    WORKLOAD_WITH_JOB: GateSpec(WORKLOAD_WITH_JOB, "kube-controller-manager", True, modelled=True),
+}
+
+# The planner's defaults where they differ from v1.37.0's (contract.md).
+PLANNER_DEFAULTS: Mapping[str, bool] = {
     COMPOSITE_POD_GROUP: True,
     GENERIC_WORKLOAD: True,
     POD_GROUP_PREEMPTION_POLICY: True,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING: True,
-    WORKLOAD_AWARE_PREEMPTION: True,
-    # v1.37.0: alpha, off; on here so that Jobs are planned as a cluster using KEP-5547 runs
-    # them (docs/controllers.md).
-    WORKLOAD_WITH_JOB: True,
+}
+
+_KNOWN: Mapping[str, GateSpec] = {**V1_37_GATES, **PLANNER_SWITCHES}
+
+# Every gate's value when nothing is set.
+FEATURE_GATES_DEFAULTS: Mapping[str, bool] = {
+    **{name: spec.default for name, spec in _KNOWN.items()}, **PLANNER_DEFAULTS,
 }
 
 FEATURE_GATES_SOURCE = "--feature-gates"
@@ -46,15 +152,69 @@ _GO_TRUE = ("1", "t", "T", "TRUE", "true", "True")
 _GO_FALSE = ("0", "f", "F", "FALSE", "false", "False")
 
 
+class FeatureGates(Mapping[str, bool]):
+    """Every known gate with its value in this plan; `explicit` holds what the user set."""
+
+    def __init__(self, values: Mapping[str, bool], explicit: Mapping[str, bool]):
+        self._values = dict(values)
+        self.explicit: Mapping[str, bool] = dict(explicit)
+
+    def __getitem__(self, name: str) -> bool:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"FeatureGates(explicit={self.explicit!r})"
+
+    def enabled(self, name: str) -> bool:
+        """On when it and every gate it depends on are on (GenericWorkload for the workload gates)."""
+        return bool(self._values.get(name, False)) and all(self.enabled(d) for d in GATE_DEPENDENCIES.get(name, ()))
+
+    def differing_from_upstream(self) -> dict[str, bool]:
+        """The result's `featureGates` (contract.md): gates whose value here is not v1.37.0's
+        default, sorted; the planner switch only when off (v1.37.0 behaves as if it were on)."""
+        return {name: value for name, value in sorted(self._values.items()) if value != _KNOWN[name].default}
+
+    def not_modelled(self) -> dict[str, bool]:
+        """Gates the user set that change nothing in a plan (named once in the result's notes)."""
+        return {name: value for name, value in sorted(self.explicit.items())
+                if name in _KNOWN and not _KNOWN[name].modelled}
+
+
 def _unknown_gate(name: str) -> str:
-    known = ", ".join(sorted(FEATURE_GATES_DEFAULTS))
-    return f"unrecognized feature gate: {name}; known feature gates: {known}"
+    return f"unrecognized feature gate: {name}"
+
+
+def _locked(name: str, value: bool) -> str | None:
+    spec = _KNOWN.get(name)
+    if spec is not None and spec.locked and value != spec.default:
+        return (f"cannot set feature gate {name} to {_go_bool(value)}, feature is locked to "
+                f"{_go_bool(spec.default)}")
+    return None
+
+
+def _go_bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _check(name: str, value: bool, source: str) -> Problem | None:
+    if name in (ALL_ALPHA, ALL_BETA):
+        return None
+    if name not in _KNOWN:
+        return Problem(source, _unknown_gate(name))
+    locked = _locked(name, value)
+    return Problem(source, locked) if locked else None
 
 
 def parse_feature_gates(text: str, source: str = FEATURE_GATES_SOURCE) -> dict[str, bool]:
     """Parse kube-scheduler's `--feature-gates` syntax, `A=true,B=false` (component-base
-    featuregate.Set: empty items are skipped, names and values are trimmed, values use Go's
-    strconv.ParseBool). Returns only the gates named; see resolve_feature_gates for defaults."""
+    featuregate.Set). Returns only the gates named (the last value of a name wins); unknown
+    names, locked gates set away from their default and bad values are reported together."""
     problems: list[Problem] = []
     out: dict[str, bool] = {}
     for item in text.split(","):
@@ -77,10 +237,11 @@ def parse_feature_gates(text: str, source: str = FEATURE_GATES_SOURCE) -> dict[s
                 f"{quote(value)}: invalid syntax",
             ))
             continue
-        if name not in FEATURE_GATES_DEFAULTS:
-            problems.append(Problem(source, _unknown_gate(name)))
-            continue
         out[name] = parsed
+    for name, value in out.items():
+        problem = _check(name, value, source)
+        if problem is not None:
+            problems.append(problem)
     if problems:
         raise InputError(problems)
     return out
@@ -88,18 +249,30 @@ def parse_feature_gates(text: str, source: str = FEATURE_GATES_SOURCE) -> dict[s
 
 def resolve_feature_gates(
     overrides: Mapping[str, bool] | None, source: str = FEATURE_GATES_SOURCE
-) -> dict[str, bool]:
-    """FEATURE_GATES_DEFAULTS with `overrides` applied; unknown names or non-bool values raise."""
+) -> FeatureGates:
+    """Every gate's value: FEATURE_GATES_DEFAULTS, then AllAlpha / AllBeta for the gates of that
+    stage not named explicitly, then the explicit values. A FeatureGates is returned as it is.
+    Unknown names, locked gates set away from their default and non-bool values raise."""
+    if isinstance(overrides, FeatureGates):
+        return overrides
     problems: list[Problem] = []
-    gates = dict(FEATURE_GATES_DEFAULTS)
+    explicit: dict[str, bool] = {}
     for name, value in (overrides or {}).items():
-        if name not in FEATURE_GATES_DEFAULTS:
-            problems.append(Problem(source, _unknown_gate(str(name))))
-        elif not isinstance(value, bool):
+        if not isinstance(value, bool):
             problems.append(Problem(source, f"invalid value of {name}={value!r}: expected a boolean"))
+            continue
+        problem = _check(str(name), value, source)
+        if problem is not None:
+            problems.append(problem)
         else:
-            gates[name] = value
+            explicit[name] = value
     if problems:
         raise InputError(problems)
-    return gates
-
+    values = dict(FEATURE_GATES_DEFAULTS)
+    for special, stage in ((ALL_ALPHA, ALPHA), (ALL_BETA, BETA)):
+        if special in explicit:
+            for name, spec in V1_37_GATES.items():
+                if spec.stage == stage and name not in explicit:
+                    values[name] = explicit[special]
+    values.update((k, v) for k, v in explicit.items() if k not in (ALL_ALPHA, ALL_BETA))
+    return FeatureGates(values, explicit)

@@ -31,7 +31,7 @@ class Profile:
     plugin_args: Mapping[str, Any] = field(default_factory=dict)
     # None: score every node (documented deviation); else upstream's numFeasibleNodesToFind.
     percentage_of_nodes_to_score: int | None = None
-    percentage_of_placements_to_score: int | None = None
+    # (v1.37.0 evaluates and scores every placement: percentageOfPlacementsToScore is 1.38-dev.)
 
     def enabled(self, extension_point: str) -> tuple[PluginRef, ...]:
         return self.plugins.get(extension_point, ())

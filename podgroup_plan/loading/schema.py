@@ -228,6 +228,13 @@ def _one_of_values(values: Iterable[Any]) -> str:
     return ", ".join(show(v) for v in values if v is not None)
 
 
+def _refused(subschema: Any) -> bool:
+    """Whether a property's subschema only refuses the field (inline `x-refused`, or a $ref into
+    the `notIn137` definitions of fields kube-scheduler v1.37.0 does not have)."""
+    return isinstance(subschema, dict) and (
+        subschema.get("x-refused") is True or str(subschema.get("$ref", "")).startswith("#/$defs/notIn137/"))
+
+
 def describe(error: ValidationError) -> SchemaError:
     """A schema error as (path, message). A subschema may carry `x-message` (and, for a oneOf
     that more than one branch matched, `x-message-multiple`) to say what the rule means."""
@@ -265,8 +272,11 @@ def describe(error: ValidationError) -> SchemaError:
     if keyword == "minLength":
         return path, "must not be empty"
     if keyword == "additionalProperties":
-        extra = sorted(k for k in value if k not in schema.get("properties", {}))
-        return path, f"unknown field(s) {', '.join(show(k) for k in extra)}; known: {', '.join(sorted(schema.get('properties', {})))}"
+        properties = schema.get("properties", {})
+        extra = sorted(k for k in value if k not in properties)
+        # a field listed only to be refused (x-refused, e.g. 1.38-dev's placementFeasible) is not "known"
+        known = sorted(k for k, sub in properties.items() if not _refused(sub))
+        return path, f"unknown field(s) {', '.join(show(k) for k in extra)}; known: {', '.join(known)}"
     return path, error.message
 
 

@@ -34,7 +34,7 @@ class FakeEngine:
         cluster = ClusterInput(scheduler_config=self.manifest_config)
         return cluster, [{"from": str(f)} if f else None for f in config_files], None
 
-    def plan(self, cluster, config, gates, label="Planning"):
+    def plan(self, cluster, config, gates, label="Planning", config_file=None):
         self.calls.append(("plan", cluster, config, gates, label))
         if self.error is not None:
             raise self.error

@@ -94,7 +94,7 @@ def test_diff_output_file(runner, engine, tmp_path):
 
 def test_diff_reports_problems_of_both_configurations(runner, monkeypatch, engine):
     """A bad config B is reported even when A fails too, and the exit code is 2."""
-    def plan(cluster, config, gates, label="Planning"):
+    def plan(cluster, config, gates, label="Planning", config_file=None):
         raise InputError([Problem(file=label[-1].lower() + ".yaml", message="bad profile")])
 
     monkeypatch.setattr(cli, "_plan", plan)
@@ -135,7 +135,7 @@ def loader(monkeypatch):
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)
     monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"kind": "KubeSchedulerConfiguration"}, raising=False)
-    monkeypatch.setattr(cli, "_check_config", lambda cluster, config, gates: None)
+    monkeypatch.setattr(cli, "_check_config", lambda cluster, config, gates, config_file=None: None)
     return loading
 
 
@@ -160,7 +160,7 @@ def test_validate_invalid_input_exits_2_with_every_problem(runner, loader, monke
 
 
 def test_validate_checks_the_configuration_too(runner, loader, monkeypatch):
-    def bad_config(cluster, config, gates):
+    def bad_config(cluster, config, gates, config_file=None):
         raise InputError([Problem(file="s.yaml", message='profiles[0]: unknown plugin "Nope"')])
 
     monkeypatch.setattr(cli, "_check_config", bad_config)

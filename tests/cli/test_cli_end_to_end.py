@@ -201,9 +201,9 @@ def test_progress_callback_is_passed_when_stderr_is_a_terminal(monkeypatch):
     seen = []
     real = plan_module.plan
 
-    def spy(cluster, config, gates, progress=None):
+    def spy(cluster, config, gates, progress=None, **kw):
         seen.append(progress)
-        return real(cluster, config, gates, progress=progress)
+        return real(cluster, config, gates, progress=progress, **kw)
 
     monkeypatch.setattr(plan_module, "plan", spy)
     monkeypatch.setattr(cli.sys, "stderr", TTY())

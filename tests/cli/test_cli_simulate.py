@@ -3,6 +3,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
+from pathlib import Path
 import yaml
 
 import sample_plans
@@ -24,7 +25,7 @@ def run(runner, *args, **kw):
 def test_version_names_tool_and_kube_scheduler(runner):
     result = run(runner, "--version")
     assert result.exit_code == 0
-    assert result.stdout == "podgroup-plan 0.1.0 (kube-scheduler 1.37)\n"
+    assert result.stdout == "podgroup-plan 0.1.0 (kube-scheduler v1.37.0)\n"
 
 
 @pytest.mark.parametrize("args", [
@@ -268,21 +269,22 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
     seen = []
     monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)),
                         raising=False)
-    monkeypatch.setattr(plan_module, "plan", lambda c, s, g, progress=None:
+    monkeypatch.setattr(plan_module, "plan", lambda c, s, g, progress=None, **kw:
                         seen.append(progress) or sample_plans.feasible())
     result = run(runner, "simulate", "m/", "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert seen == [None] and result.stderr == ""
 
 
-def test_unnamed_configuration_problems_name_the_flag_file(runner, engine):
-    engine.error = InputError([Problem(file=cli.UNNAMED_CONFIG, path="profiles[0].schedulerName",
-                                       message="required"),
-                               Problem(file="m.yaml", message="other")])
-    result = run(runner, "simulate", "m/", "--scheduler-config", "conf/s.yaml")
-    assert result.exit_code == 2
-    assert sorted(result.stderr.splitlines()) == ["conf/s.yaml: profiles[0].schedulerName: required",
-                                                  "m.yaml: other"]
+def test_configuration_problems_name_the_flag_file():
+    """The configuration file's name reaches plan(), which names it in every problem (the one
+    resolution of configuration and gates, framework/config.resolve_configuration)."""
+    from podgroup_plan.model.objects import ClusterInput
+
+    with pytest.raises(InputError) as exc:
+        cli._plan(ClusterInput(), {"profiles": [{"schedulerName": ""}]}, None, config_file=Path("conf/s.yaml"))
+    assert [str(p) for p in exc.value.problems] == [
+        "conf/s.yaml: KubeSchedulerConfiguration: profiles[0].schedulerName: Required value"]
 
 
 def test_duplicate_problems_are_listed_once(runner, engine):

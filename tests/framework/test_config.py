@@ -129,7 +129,6 @@ def test_default_profile_shape():
     assert p.scheduler_name == "default-scheduler"
     assert set(p.plugins) == set(EXTENSION_POINTS)
     assert p.percentage_of_nodes_to_score is None
-    assert p.percentage_of_placements_to_score is None
 
 
 def test_empty_configuration_is_the_default_profile():
@@ -199,18 +198,15 @@ def test_parse_feature_gates(text, expected):
 
 
 @pytest.mark.parametrize("text, messages", [
-    pytest.param("Foo=true", [
-        "unrecognized feature gate: Foo; known feature gates: CompositePodGroup, GenericWorkload, "
-        "PodGroupPreemptionPolicy, TopologyAwareWorkloadScheduling, WorkloadAwarePreemption, WorkloadWithJob"], id="unknown"),
+    pytest.param("Foo=true", ["unrecognized feature gate: Foo"], id="unknown"),
     pytest.param("GenericWorkload", ["missing bool value for GenericWorkload"], id="no-value"),
     pytest.param("GenericWorkload=yes", [
         'invalid value of GenericWorkload=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
         id="bad-bool"),
     pytest.param("GangScheduling=true,GenericWorkload=maybe", [
         'invalid value of GenericWorkload=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
-        "unrecognized feature gate: GangScheduling; known feature gates: CompositePodGroup, "
-        "GenericWorkload, PodGroupPreemptionPolicy, TopologyAwareWorkloadScheduling, "
-        "WorkloadAwarePreemption, WorkloadWithJob"], id="every-problem"),
+        # GangScheduling was folded into GenericWorkload in 1.37: no longer a gate
+        "unrecognized feature gate: GangScheduling"], id="every-problem"),
 ])
 def test_parse_feature_gates_errors(text, messages):
     with pytest.raises(InputError) as exc:
@@ -394,7 +390,7 @@ PLUGIN_ERRORS = [
                  id="duplicate-in-multiPoint"),
     pytest.param({"scores": {}},
                  [("profiles[0].plugins.scores", 'unknown field "scores"; known fields: '
-                   + ", ".join(sorted(("multiPoint",) + EXTENSION_POINTS)))], id="unknown-extension-point"),
+                   + ", ".join(sorted(("multiPoint",) + tuple(p for p in EXTENSION_POINTS if p != "placementFeasible"))))], id="unknown-extension-point"),
     pytest.param({"score": {"enabled": [{"name": "ImageLocality", "weight": "2"}]}},
                  [("profiles[0].plugins.score.enabled[0].weight", 'Invalid value: "2": expected an integer')],
                  id="weight-not-int"),
@@ -429,27 +425,43 @@ def test_negative_weight_is_kept_as_upstream_does():
 # ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("config, nodes, placements", [
-    pytest.param(one(), None, None, id="unset"),
-    pytest.param({**one(), "percentageOfNodesToScore": 0}, None, None, id="global-0"),
-    pytest.param({**one(), "percentageOfNodesToScore": 30, "percentageOfPlacementsToScore": 20}, 30, 20, id="global"),
-    pytest.param({**one(percentageOfNodesToScore=40)}, 40, None, id="profile"),
-    pytest.param({**one(percentageOfNodesToScore=40), "percentageOfNodesToScore": 30}, 40, None, id="profile-wins"),
-    pytest.param({**one(percentageOfNodesToScore=0), "percentageOfNodesToScore": 30}, None, None,
+@pytest.mark.parametrize("config, nodes", [
+    pytest.param(one(), None, id="unset"),
+    pytest.param({**one(), "percentageOfNodesToScore": 0}, None, id="global-0"),
+    pytest.param({**one(), "percentageOfNodesToScore": 30}, 30, id="global"),
+    pytest.param({**one(percentageOfNodesToScore=40)}, 40, id="profile"),
+    pytest.param({**one(percentageOfNodesToScore=40), "percentageOfNodesToScore": 30}, 40, id="profile-wins"),
+    pytest.param({**one(percentageOfNodesToScore=0), "percentageOfNodesToScore": 30}, None,
                  id="profile-0-is-adaptive"),
-    pytest.param({**one(percentageOfPlacementsToScore=100)}, None, 100, id="placements-100-kept"),
 ])
-def test_percentages(config, nodes, placements):
-    p = profile(config)
-    assert (p.percentage_of_nodes_to_score, p.percentage_of_placements_to_score) == (nodes, placements)
+def test_percentages(config, nodes):
+    assert profile(config).percentage_of_nodes_to_score == nodes
+
+
+def _not_in_137(name):
+    return f'unknown field "{name}" (not in kube-scheduler v1.37.0; added in 1.38-dev)'
+
+
+@pytest.mark.parametrize("config, expected", [
+    pytest.param({"percentageOfPlacementsToScore": 20},
+                 [("percentageOfPlacementsToScore", _not_in_137("percentageOfPlacementsToScore"))], id="global"),
+    pytest.param({"percentageOfPlacementsToScore": None},
+                 [("percentageOfPlacementsToScore", _not_in_137("percentageOfPlacementsToScore"))], id="global-null"),
+    pytest.param(one(percentageOfPlacementsToScore=100),
+                 [("profiles[0].percentageOfPlacementsToScore", _not_in_137("percentageOfPlacementsToScore"))],
+                 id="profile"),
+    pytest.param(one(plugins={"placementFeasible": {"enabled": [{"name": "GangScheduling"}]}}),
+                 [("profiles[0].plugins.placementFeasible", _not_in_137("placementFeasible"))], id="plugin-set"),
+])
+def test_fields_v1_37_does_not_have_are_refused(config, expected):
+    # v1.37.0's KubeSchedulerConfiguration has neither field (PR #139859 and PR #141314 are
+    # 1.38-dev, spec/upstream.md §7); its strict decoding refuses unknown fields.
+    assert problems(config) == expected
 
 
 TOP_LEVEL_ERRORS = [
     pytest.param({"percentageOfNodesToScore": 101},
                  [("percentageOfNodesToScore", "Invalid value: 101: not in valid range [0-100]")], id="global-nodes"),
-    pytest.param({"percentageOfPlacementsToScore": -1},
-                 [("percentageOfPlacementsToScore", "Invalid value: -1: not in valid range [0-100]")],
-                 id="global-placements"),
     pytest.param({"profiles": [{"percentageOfNodesToScore": 150}]},
                  [("profiles[0].percentageOfNodesToScore", "Invalid value: 150: not in valid range [0-100]")],
                  id="profile-nodes"),
@@ -466,11 +478,11 @@ TOP_LEVEL_ERRORS = [
     pytest.param({"profile": []},
                  [("profile", 'unknown field "profile"; known fields: apiVersion, clientConnection, '
                    "delayCacheUntilActive, enableContentionProfiling, enableProfiling, extenders, kind, "
-                   "leaderElection, parallelism, percentageOfNodesToScore, percentageOfPlacementsToScore, "
+                   "leaderElection, parallelism, percentageOfNodesToScore, "
                    "podInitialBackoffSeconds, podMaxBackoffSeconds, profiles")], id="unknown-top-level"),
     pytest.param({"profiles": [{"schedulername": "x"}]},
                  [("profiles[0].schedulername", 'unknown field "schedulername"; known fields: percentageOfNodesToScore, '
-                   "percentageOfPlacementsToScore, pluginConfig, plugins, schedulerName")], id="unknown-profile-field"),
+                   "pluginConfig, plugins, schedulerName")], id="unknown-profile-field"),
     pytest.param({"profiles": "x"}, [("profiles", 'Invalid value: "x": expected a list')], id="profiles-not-list"),
 ]
 
@@ -830,7 +842,10 @@ CONFIG = st.fixed_dictionaries({}, optional={
     "percentageOfNodesToScore": st.integers(-5, 105),
     "parallelism": st.integers(-1, 4),
 }) | JSON
-GATES = st.dictionaries(st.sampled_from(sorted(FEATURE_GATES_DEFAULTS)), st.booleans())
+# The gates that shape profiles (the others cannot change a profile; locked ones refuse values).
+GATES = st.dictionaries(st.sampled_from(["CompositePodGroup", "GenericWorkload", "PodGroupPreemptionPolicy",
+                                         "TopologyAwareWorkloadScheduling", "WorkloadAwarePreemption"]),
+                        st.booleans())
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -131,7 +131,7 @@ def test_plugins_map_is_strict():
 
     errors = _errors(SCHEDULER_CONFIG, lambda o: o["profiles"][0]["plugins"].__setitem__("scores", {}))
     assert errors == [(("profiles", 0, "plugins"),
-                       'unknown field(s) "scores"; known: bind, filter, multiPoint, permit, placementFeasible, '
+                       'unknown field(s) "scores"; known: bind, filter, multiPoint, permit, '
                        "placementGenerate, placementScore, podGroupPostFilter, postBind, postFilter, preBind, "
                        "preEnqueue, preFilter, preScore, queueSort, reserve, score")]
 

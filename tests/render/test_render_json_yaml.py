@@ -16,7 +16,7 @@ def test_json_round_trips_and_keeps_contract_order(make):
     doc = make().to_dict()
     text = render_json(doc)
     assert json.loads(text) == doc
-    assert list(json.loads(text)) == ["apiVersion", "kind", "feasible", "summary", "pods",
+    assert list(json.loads(text)) == ["apiVersion", "kind", "feasible", "featureGates", "summary", "pods",
                                       "podGroups", "compositePodGroups", "victims", "notes"]
     assert text.endswith("}\n") and not text.endswith("\n\n")
     assert '\n  "apiVersion": "podgroup-plan/v1",\n' in text  # 2-space indent

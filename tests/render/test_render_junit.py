@@ -135,7 +135,7 @@ def test_notes_and_versions_are_in_the_report():
     root = ET.fromstring(render_junit(sample_plans.mixed()))
     suite = root.find("testsuite")
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
-    assert props["kube-scheduler.version"] == "1.37" and props["feasible"] == "false"
+    assert props["kube-scheduler.version"] == "v1.37.0" and props["feasible"] == "false"
     assert "Volumes are not modelled" in suite.find("system-out").text
 
 

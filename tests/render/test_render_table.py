@@ -31,7 +31,7 @@ def test_headline_says_in_words_what_happened():
     assert "1 of 3 PodGroups scheduled; 1 unschedulable, 1 waiting" in text
     assert "5 of 13 pending pods scheduled; 5 unschedulable, 2 waiting, 1 ignored" in text
     assert "1 running pod preempted (evicted) by the plan" in text
-    assert "kube-scheduler 1.37" in text and "default-scheduler" in text and "3 nodes" in text
+    assert "kube-scheduler v1.37.0" in text and "default-scheduler" in text and "3 nodes" in text
 
 
 def test_feasible_headline():
@@ -164,7 +164,7 @@ def test_header_names_configuration_and_the_gates_that_differ():
     lines = [line.plain for line in header(View(with_gates, 80, configuration="conf/most.yaml"))]
     text = " ".join(" ".join(lines).split())
     assert "configuration: conf/most.yaml (profile default-scheduler)" in text
-    assert ("feature gates that differ from kube-scheduler 1.37's defaults: GenericWorkload=true, "
+    assert ("feature gates that differ from kube-scheduler v1.37.0's defaults: GenericWorkload=true, "
             "TopologyAwareWorkloadScheduling=false") in text
     assert all(len(line) <= 80 for line in lines)
     plain = " ".join(line.plain for line in header(View(base, 80)))
