@@ -108,6 +108,9 @@ class Recorder:
         )
         if domain is not None:
             self.group_domain[group.key] = domain
+        if self.tracer is not None:
+            self.tracer.placement_run(group.namespace, group.name,
+                                      [p.to_dict() for p in self.group_placements[group.key]])
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         self.group_outcome[group.key] = (reason, message)

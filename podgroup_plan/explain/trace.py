@@ -157,26 +157,29 @@ class Tracer:
         if not self.wants_group(namespace, name):
             self._outcomes = []
             return
+        placements = self.placements.pop((namespace, name), None)
+        kept = _kept_placement(placements)
         self.group_cycles.append({
             "cycle": len(self.group_cycles) + 1,
             "pass": self.pass_number,
             "podGroup": f"{namespace}/{name}",
             "status": reason,
             "message": message or None,
-            "placements": self.placements.pop((namespace, name), None),
-            "pods": sorted((self._with_trial(o) for o in self._outcomes), key=lambda o: o["pod"]),
+            "placements": placements,
+            "pods": sorted((self._with_trial(o, kept) for o in self._outcomes), key=lambda o: o["pod"]),
         })
         self._outcomes = []
 
-    def _with_trial(self, outcome: dict) -> dict:
+    def _with_trial(self, outcome: dict, placement: str | None) -> dict:
         """Add the node the pod fitted on in this pass's cycle (before the group's verdict), or
-        null when it did not fit or was never evaluated."""
+        null when it did not fit or was never evaluated. With placements, the trial of the
+        placement whose results the group kept (`placement`)."""
         namespace, name = outcome["pod"].split("/", 1)
         fitted = None
         for cycle in reversed(self.cycles.get((namespace, name), [])):
             if cycle.pass_number != self.pass_number:
                 break
-            if not cycle.rerun:
+            if not cycle.rerun and (placement is None or cycle.placement == placement):
                 fitted = cycle.node
                 break
         outcome["fittedNode"] = None if fitted is None or self.state is None else self.state.node_names[fitted]
@@ -330,3 +333,18 @@ class Tracer:
             raw = np.asarray(plugin.score(cs, pod, state, feasible), dtype=np.int64)
             normalized = np.asarray(plugin.normalize(cs, pod, raw.copy()), dtype=np.int64)
             cycle.scores.append(PluginScores(plugin.name, weight, raw, normalized))
+
+
+def _kept_placement(placements: list[dict] | None) -> str | None:
+    """The candidate whose per-pod results a group cycle keeps (upstream §3.3): the chosen one,
+    else the reported one (the nominated candidate if evaluated, else the first evaluated; the
+    list is in evaluation order, nominated first)."""
+    if not placements:
+        return None
+    for p in placements:
+        if p.get("chosen"):
+            return p.get("name")
+    for p in placements:
+        if p.get("evaluated"):
+            return p.get("name")
+    return None

@@ -139,8 +139,15 @@ def evaluate_placement(
     """evaluatePlacement: the default algorithm restricted to the placement's nodes, then rolled
     back. The group's scheduled count is read before the trial (the previous trial is undone)."""
     s0 = scheduled_count(state, group.key)
-    with state.tentative():  # rolled back on exit: a trial never leaks into the next one
-        return run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
+    tracer = fwk.tracer
+    if tracer is not None:  # `explain`: each pod cycle of the trial names its candidate
+        tracer.placement = placement.name
+    try:
+        with state.tentative():  # rolled back on exit: a trial never leaks into the next one
+            return run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
+    finally:
+        if tracer is not None:
+            tracer.placement = None
 
 
 def _record(trial: PlacementTrial, result: GroupCycleResult) -> None:
