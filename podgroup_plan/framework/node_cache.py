@@ -10,9 +10,15 @@ each node first, and with what reasons) and the raw node-local scores over all n
 refreshes only the rows whose `node_version` moved. This is the design's "pods with the same
 scheduling signature share precomputed work; only the rows of nodes that changed are
 recomputed".
+
+Memory is bounded by bytes, not by the number of signatures: entries are kept in least recently
+used order and the oldest go once their arrays add up to more than `MAX_BYTES` (a cluster where
+every pod has its own shape then keeps a few hundred entries, not thousands of full-width
+arrays).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +30,9 @@ from podgroup_plan.state.cluster import ClusterState
 # Recompute everything when more than this share of the nodes changed (one big numpy pass is
 # cheaper than many small ones).
 _FULL_RECOMPUTE_SHARE = 0.25
-_MAX_ENTRIES = 4096
+# The arrays of all entries together (about 0.24 MiB an entry at 5,000 nodes with the default
+# plugins); read when a cache is created, so tests can shrink it.
+MAX_BYTES = 48 << 20
 
 
 def pod_signature(pod: Pod) -> tuple:
@@ -55,6 +63,15 @@ class _Entry:
     # that a pod's total needs one gather for all of them.
     plain_sum: np.ndarray | None = None
     plain_names: frozenset[str] = frozenset()
+    nbytes: int = 0  # what the cache counts for this entry
+
+    def size(self) -> int:
+        total = self.passed.nbytes + self.fail_id.nbytes
+        for values in self.raw.values():
+            total += values.nbytes
+        if self.plain_sum is not None:
+            total += self.plain_sum.nbytes
+        return total
 
 
 class NodeLocalCache:
@@ -62,10 +79,12 @@ class NodeLocalCache:
     rejecting plugin per node must be the same with or without the cache, so only a prefix of
     the filter order qualifies); `scorers` the node-local score plugins."""
 
-    def __init__(self, filters: list[FilterPlugin], scorers: list[ScorePlugin]):
+    def __init__(self, filters: list[FilterPlugin], scorers: list[ScorePlugin], max_bytes: int | None = None):
         self.filters = filters
         self.scorers = scorers
-        self._entries: dict[tuple, _Entry] = {}
+        self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
+        self._bytes = 0
         # failure id -> (plugin name, reasons, code)
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
@@ -74,12 +93,15 @@ class NodeLocalCache:
         """The entry for this signature with its filter columns brought up to date."""
         key = (signature, frozenset(skipped))
         e = self._entries.get(key)
+        if e is not None:
+            self._entries.move_to_end(key)
         if e is None or e.n_resources != len(state.resource_names):
             passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped)
+            if e is not None:
+                self._bytes -= e.nbytes
             e = _Entry(state.version, len(state.resource_names), passed, fail_id)
-            if len(self._entries) >= _MAX_ENTRIES:
-                self._entries.clear()
             self._entries[key] = e
+            self._resized(e)
         elif e.version != state.version:
             rows = _changed_rows(state, e.version)
             if rows is None:
@@ -118,9 +140,31 @@ class NodeLocalCache:
                 plain_part += weight * values
         if rows is None:
             e.plain_sum = plain_part
+            self._resized(e)
         else:
             e.plain_sum[rows] = plain_part
         e.score_version = state.version
+
+    def _resized(self, e: _Entry) -> None:
+        """Account for `e`'s arrays now, then drop least recently used entries (never the one
+        in use) until the total is within the budget."""
+        size = e.size()
+        self._bytes += size - e.nbytes
+        e.nbytes = size
+        while self._bytes > self.max_bytes and len(self._entries) > 1:
+            _, old = next(iter(self._entries.items()))
+            if old is e:
+                break
+            self._entries.popitem(last=False)
+            self._bytes -= old.nbytes
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of every entry's arrays together (what MAX_BYTES bounds)."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def _failure_id(self, plugin: str, reasons: tuple[str, ...], code: int) -> int:
         k = (plugin, reasons, code)

@@ -119,3 +119,63 @@ def test_signature_cache_changes_nothing(cluster):
     finally:
         registry.NODE_LOCAL_PLUGINS = saved
     assert cached == uncached
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    nodes=st.integers(8, 40),
+    pods=st.integers(10, 120),
+    shapes=st.integers(1, 120),
+    budget=st.sampled_from([0, 20_000, None]),
+)
+def test_signature_cache_changes_nothing_on_heterogeneous_clusters(nodes, pods, shapes, budget):
+    """Many pod shapes (requests, node affinity, anti-affinity, spreading, tolerations) on
+    tainted nodes of several instance types, with the cache's byte budget at nothing (every
+    entry evicted as soon as another comes), a few entries, or the default: the same plan as
+    with no cache at all."""
+    from benchmarks.cases import tiny_mixed
+    from benchmarks.generate import cluster_input
+    from podgroup_plan.framework import node_cache
+
+    cluster = cluster_input(tiny_mixed(nodes=nodes, pending_pods=pods, pod_shapes=min(shapes, pods),
+                                       nodes_per_zone=max(2, nodes // 3), nodes_per_rack=4))
+    saved_budget = node_cache.MAX_BYTES
+    if budget is not None:
+        node_cache.MAX_BYTES = budget
+    try:
+        cached = plan(cluster).to_dict()
+    finally:
+        node_cache.MAX_BYTES = saved_budget
+    saved = registry.NODE_LOCAL_PLUGINS
+    registry.NODE_LOCAL_PLUGINS = frozenset()
+    try:
+        uncached = plan(cluster).to_dict()
+    finally:
+        registry.NODE_LOCAL_PLUGINS = saved
+    assert cached == uncached
+
+
+def test_signature_cache_stays_within_its_byte_budget():
+    from benchmarks.cases import tiny_mixed
+    from benchmarks.generate import cluster_input
+    from podgroup_plan.framework.node_cache import NodeLocalCache
+
+    budgets = []
+    real_init = NodeLocalCache.__init__
+
+    def small(self, filters, scorers, max_bytes=None):
+        real_init(self, filters, scorers, max_bytes=30_000)
+        budgets.append(self)
+
+    cluster = cluster_input(tiny_mixed(nodes=200, pending_pods=150, pod_shapes=150))
+    try:
+        NodeLocalCache.__init__ = small
+        plan(cluster)
+    finally:
+        NodeLocalCache.__init__ = real_init
+    caches = [c for c in budgets if len(c)]
+    assert caches
+    for cache in caches:
+        # an entry at 200 nodes is several KiB: the budget holds a few, not 150
+        assert cache.nbytes <= 30_000 or len(cache) == 1
+        assert 1 <= len(cache) < 20
