@@ -18,12 +18,13 @@ arrays).
 """
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from podgroup_plan.framework.interface import CycleState, FilterPlugin, ScorePlugin
+from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict, ScorePlugin
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
 
@@ -34,20 +35,34 @@ _FULL_RECOMPUTE_SHARE = 0.25
 # plugins); read when a cache is created, so tests can shrink it.
 MAX_BYTES = 48 << 20
 
+# Filters whose verdict for a node depends only on what never changes inside a ClusterState
+# (labels, taints, cordons, the node's name) and on the first part of the pod's signature.
+# Their combined verdict is computed once per such part over all nodes and shared by every
+# signature with that part (pods of other requests still share their taint and affinity
+# verdicts); the other cached filters then run only on the nodes those let through.
+STATIC_PLUGINS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
+
 
 def pod_signature(pod: Pod) -> tuple:
-    """Everything a node-local plugin reads from the pod."""
+    """Everything a node-local plugin reads from the pod: (what the static plugins read, the
+    rest). The first part alone keys the static layer (`STATIC_PLUGINS`)."""
     aff = pod.affinity
-    return (
-        tuple(sorted(pod.requests.items())),
-        pod.non_zero_cpu,
-        pod.non_zero_memory,
-        pod.host_ports,
+    static = (
         tuple(sorted(pod.node_selector.items())),
-        (aff.node_required, aff.node_preferred) if aff is not None else None,
+        aff.node_required if aff is not None else None,
         pod.tolerations,
-        pod.images,
         pod.node_name,
+    )
+    return (
+        static,
+        (
+            tuple(sorted(pod.requests.items())),
+            pod.non_zero_cpu,
+            pod.non_zero_memory,
+            pod.host_ports,
+            aff.node_preferred if aff is not None else None,
+            pod.images,
+        ),
     )
 
 
@@ -82,21 +97,34 @@ class NodeLocalCache:
     def __init__(self, filters: list[FilterPlugin], scorers: list[ScorePlugin], max_bytes: int | None = None):
         self.filters = filters
         self.scorers = scorers
+        n_static = 0
+        while n_static < len(filters) and filters[n_static].name in STATIC_PLUGINS:
+            n_static += 1
+        self.static_filters = filters[:n_static]
+        self.dynamic_filters = filters[n_static:]
         self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
         self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
+        # static part of a signature (and skips) -> (passed, fail_id) over all nodes
+        self._static: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._bytes = 0
+        self._state: weakref.ref | None = None  # the entries hold for this state only
         # failure id -> (plugin name, reasons, code)
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
 
     def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> _Entry:
         """The entry for this signature with its filter columns brought up to date."""
+        if self._state is None or self._state() is not state:
+            self._entries.clear()
+            self._static.clear()
+            self._bytes = 0
+            self._state = weakref.ref(state)
         key = (signature, frozenset(skipped))
         e = self._entries.get(key)
         if e is not None:
             self._entries.move_to_end(key)
         if e is None or e.n_resources != len(state.resource_names):
-            passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped)
+            passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
             if e is not None:
                 self._bytes -= e.nbytes
             e = _Entry(state.version, len(state.resource_names), passed, fail_id)
@@ -105,9 +133,9 @@ class NodeLocalCache:
         elif e.version != state.version:
             rows = _changed_rows(state, e.version)
             if rows is None:
-                e.passed, e.fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped)
+                e.passed, e.fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
             elif len(rows):
-                e.passed[rows], e.fail_id[rows] = self._filter_rows(cs, pod, state, rows, skipped)
+                e.passed[rows], e.fail_id[rows] = self._filter_rows(cs, pod, state, rows, skipped, signature[0])
             e.version = state.version
         return e
 
@@ -151,12 +179,18 @@ class NodeLocalCache:
         size = e.size()
         self._bytes += size - e.nbytes
         e.nbytes = size
-        while self._bytes > self.max_bytes and len(self._entries) > 1:
-            _, old = next(iter(self._entries.items()))
-            if old is e:
-                break
-            self._entries.popitem(last=False)
-            self._bytes -= old.nbytes
+        self._evict(keep=e)
+
+    def _evict(self, keep: object) -> None:
+        """Drop least recently used entries, static ones first (each is one pass over the
+        nodes to rebuild), until the total is within the budget; never `keep`."""
+        for table in (self._static, self._entries):
+            while self._bytes > self.max_bytes and table:
+                _, old = next(iter(table.items()))
+                if old is keep:
+                    break
+                table.popitem(last=False)
+                self._bytes -= _static_size(old) if table is self._static else old.nbytes
 
     @property
     def nbytes(self) -> int:
@@ -175,27 +209,98 @@ class NodeLocalCache:
             self._failure_ids[k] = fid
         return fid
 
-    def _filter_rows(self, cs, pod, state, rows: np.ndarray, skipped) -> tuple[np.ndarray, np.ndarray]:
-        alive = np.ones(len(rows), dtype=bool)
-        fail_id = np.full(len(rows), -1, dtype=np.int32)
-        for plugin in self.filters:
-            if plugin.name in skipped or not alive.any():
+    def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """(passed, fail_id) of the static filters over all nodes, shared by every signature
+        whose static part is `static_signature`."""
+        skips = frozenset(p.name for p in self.static_filters if p.name in skipped)
+        key = (static_signature, skips)
+        found = self._static.get(key)
+        if found is not None:
+            self._static.move_to_end(key)
+            return found
+        rows = state.all_nodes
+        passed = np.ones(state.n, dtype=bool)
+        fail_id = np.full(state.n, -1, dtype=np.int32)
+        for plugin in self.static_filters:
+            if plugin.name in skips or not passed.any():
                 continue
             verdict = plugin.filter(cs, pod, state, rows)
-            newly = alive & ~verdict.passed
+            newly = passed & ~verdict.passed
             if newly.any():
-                # Encode which failures (reason groups) each newly rejected node carries as a bit
-                # combination, then intern each distinct combination once.
-                combo = np.zeros(len(rows), dtype=np.int64)
-                for j, failure in enumerate(verdict.failures):
-                    combo[failure.mask & newly] |= 1 << j
-                for value in np.unique(combo[newly]):
-                    chosen = [f for j, f in enumerate(verdict.failures) if int(value) >> j & 1]
-                    reasons = tuple(r for f in chosen for r in f.reasons)
-                    code = max((int(f.code) for f in chosen), default=2)
-                    fail_id[newly & (combo == value)] = self._failure_id(plugin.name, reasons, code)
-            alive &= verdict.passed
+                self._record(plugin.name, verdict, newly, fail_id)
+                passed &= verdict.passed
+        found = (passed, fail_id)
+        self._static[key] = found
+        self._bytes += _static_size(found)
+        self._evict(keep=found)
+        return found
+
+    def _filter_rows(
+        self, cs, pod, state, rows: np.ndarray, skipped, static_signature: tuple
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(passed, fail_id) at `rows`: the static layer's verdict, then each other cached
+        filter in order on the rows still passing (upstream stops at a node's first failure)."""
+        static_passed, static_fail = self._static_layer(cs, pod, state, skipped, static_signature)
+        if rows is state.all_nodes:
+            alive, fail_id = static_passed.copy(), static_fail.copy()
+        else:
+            alive, fail_id = static_passed[rows], static_fail[rows]
+        live = None  # positions (in `rows`) still passing, once some failed
+        for plugin in self.dynamic_filters:
+            if plugin.name in skipped:
+                continue
+            if live is None and not alive.all():
+                live = np.flatnonzero(alive)
+            if live is not None and not len(live):
+                break
+            sub = rows if live is None else rows[live]
+            verdict = plugin.filter(cs, pod, state, sub)
+            failed = ~verdict.passed
+            if not failed.any():
+                continue
+            where = np.zeros(len(rows), dtype=bool)
+            if live is None:
+                where = failed
+                live = np.flatnonzero(verdict.passed)
+            else:
+                where[live[failed]] = True
+                live = live[verdict.passed]
+            self._record(plugin.name, verdict, failed, fail_id, where)
+            alive[where] = False
         return alive, fail_id
+
+    def _record(
+        self, plugin: str, verdict: FilterVerdict, failed: np.ndarray, fail_id: np.ndarray,
+        where: np.ndarray | None = None,
+    ) -> None:
+        """Set `fail_id` of the newly rejected nodes: `failed` is over the verdict's view,
+        `where` the same nodes over `fail_id` (None: the same positions)."""
+        failures = verdict.failures
+        if len(failures) == 1:  # one reason group: every rejected node carries it
+            f = failures[0]
+            fid = self._failure_id(plugin, f.reasons, int(f.code))
+            fail_id[failed if where is None else where] = fid
+            return
+        # Encode which failures (reason groups) each newly rejected node carries as a bit
+        # combination, then intern each distinct combination once.
+        combo = np.zeros(len(failed), dtype=np.int64)
+        for j, failure in enumerate(failures):
+            combo[failure.mask & failed] |= 1 << j
+        target = fail_id if where is None else None
+        ids = np.full(len(failed), -1, dtype=np.int32)
+        for value in np.unique(combo[failed]):
+            chosen = [f for j, f in enumerate(failures) if int(value) >> j & 1]
+            reasons = tuple(r for f in chosen for r in f.reasons)
+            code = max((int(f.code) for f in chosen), default=2)
+            ids[failed & (combo == value)] = self._failure_id(plugin, reasons, code)
+        if target is not None:
+            target[failed] = ids[failed]
+        else:
+            fail_id[where] = ids[failed]
+
+
+def _static_size(found: tuple[np.ndarray, np.ndarray]) -> int:
+    return found[0].nbytes + found[1].nbytes
 
 
 def _changed_rows(state: ClusterState, since: int) -> np.ndarray | None:

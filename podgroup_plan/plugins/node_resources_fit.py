@@ -153,17 +153,18 @@ def node_score_amounts(
         if name in (CPU, MEMORY):
             row = state.resource_index[name]
             if use_requested:
-                used = state.requested[row].take(feasible)
+                used = state.rows_of(state.requested[row], feasible)
             else:
-                used = state.non_zero_requested[0 if name == CPU else 1].take(feasible)
+                used = state.rows_of(state.non_zero_requested[0 if name == CPU else 1], feasible)
         elif name == EPHEMERAL_STORAGE or is_scalar_resource_name(name):
             row = state.resource_index.get(name)
             if row is None:
                 continue
-            used = state.requested[row].take(feasible)
+            used = state.rows_of(state.requested[row], feasible)
         else:
             continue
-        out.append((i, state.allocatable[row].take(feasible), used))
+        # read-only: the state's own rows when `feasible` is every node
+        out.append((i, state.rows_of(state.allocatable[row], feasible), used))
     return out
 
 
@@ -329,13 +330,14 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if req is None:
             req = self.fit_request(pod, state)
         # Fast path first (most nodes fit): one comparison per requested resource.
-        too_many = state.pod_count.take(view) >= state.allowed_pods.take(view)  # count + 1 > allowed
+        rows_of = state.rows_of
+        too_many = rows_of(state.pod_count, view) >= rows_of(state.allowed_pods, view)  # count + 1 > allowed
         rejected = too_many.copy()
         shorts: list[np.ndarray] = []
         allocs: list[np.ndarray] = []
         for row, amount in zip(req.rows.tolist(), req.amounts.tolist()):
-            alloc = state.allocatable[row].take(view)
-            short = amount > alloc - state.requested[row].take(view)
+            alloc = rows_of(state.allocatable[row], view)
+            short = amount > alloc - rows_of(state.requested[row], view)
             shorts.append(short)
             allocs.append(alloc)
             rejected |= short

@@ -75,6 +75,8 @@ class ClusterState:
         self._log: list[tuple] = []
         self._open_checkpoints = 0
         self._indexes: dict[object, PodIndex] = {}
+        # derived per-node columns (`column`): key -> [version they reflect, values]
+        self._columns: dict[object, list] = {}
         self._label_columns: dict[str, tuple[np.ndarray, tuple[str, ...]]] = {}
         self._request_rows: dict[PodKey, tuple[int, np.ndarray]] = {}
 
@@ -247,6 +249,30 @@ class ClusterState:
             return None
         # usually one or two rows: plain Python beats numpy's fixed costs here
         return np.array(sorted(set(self.changes[since:])), dtype=np.intp)
+
+    def rows_of(self, column: np.ndarray, view: np.ndarray) -> np.ndarray:
+        """`column` at the rows of `view`: the column itself (no copy: do not modify it) when
+        the view is every node, as for a full refresh of the signature cache."""
+        return column if view is self.all_nodes else column.take(view)
+
+    def column(self, key: object, compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """A per-node column derived from the nodes' rows (`compute(rows)` gives its values at
+        `rows`), kept current the way the signature cache keeps its entries: only the rows
+        changed since it was last asked for are computed again. Do not modify it."""
+        entry = self._columns.get(key)
+        if entry is None:
+            values = compute(self.all_nodes)
+            self._columns[key] = [self.version, values]
+            return values
+        version, values = entry
+        if version != self.version:
+            rows = self.changed_rows(version, limit=self.n // 4)
+            if rows is None:
+                values = entry[1] = compute(self.all_nodes)
+            elif len(rows):
+                values[rows] = compute(rows)
+            entry[0] = self.version
+        return values
 
     # ----- derived indexes -------------------------------------------------------------------
 
