@@ -26,6 +26,7 @@ from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult, Preemptor
+from podgroup_plan.scheduling.columns import cluster_reads_columns_only
 from podgroup_plan.scheduling.nominated import Nominator, seed
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
@@ -110,14 +111,15 @@ class _Passes:
             if pod.pod_group:
                 self.members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
         running = [p for p in live if p.is_running]
-        self.nominator = Nominator()
+        columns_only = cluster_reads_columns_only(cluster, live)
+        self.nominator = Nominator(columns_only)
         seed(self.nominator, (p for p in live if not p.is_running), state)
         for fwk in frameworks.values():
             fwk.nominator = self.nominator
         self.preemption = PreemptionContext(
             Hierarchy(cluster, gates),
             Budgets(cluster.pod_disruption_budgets, running, live),
-            columns_only_cluster=_columns_only(cluster, live),
+            columns_only_cluster=columns_only,
         )
         # state.version at the last eviction
         self.evictions_version = -1
@@ -311,20 +313,6 @@ class _Passes:
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version
         entity.failed_plugins = plugins
-
-
-def _columns_only(cluster: ClusterInput, live: list[Pod]) -> bool:
-    """No pod of the input has pod (anti-)affinity terms and no spreading selector exists, so a
-    pod's Filter and Score verdict on a node depends on no pod of another node
-    (scheduling/preemption/pod_group_preemption.py)."""
-    if cluster.spread_selectors:
-        return False
-    for pod in live:
-        aff = pod.affinity
-        if aff is not None and (aff.pod_affinity_required or aff.pod_affinity_preferred
-                                or aff.pod_anti_affinity_required or aff.pod_anti_affinity_preferred):
-            return False
-    return True
 
 
 def _plugins_of(result: GroupCycleResult) -> set[str]:

@@ -192,7 +192,8 @@ class Framework:
     # ----- Filter ----------------------------------------------------------------------------
 
     def run_filter(
-        self, cs: CycleState, pod: Pod, state: ClusterState, view: np.ndarray, diagnosis: Diagnosis
+        self, cs: CycleState, pod: Pod, state: ClusterState, view: np.ndarray, diagnosis: Diagnosis,
+        fresh: bool = False,
     ) -> np.ndarray:
         """Boolean mask over `view`: nodes that pass every filter. For each rejected node only
         the first rejecting plugin's reasons are recorded, as upstream stops at the first
@@ -201,10 +202,15 @@ class Framework:
         codes = np.zeros(len(view), dtype=np.int8)
         # Only the cached plugins' skips belong in the cache key (others would split entries).
         cached_skips = {p.name for p in self._cached_filters if p.name in skipped}
-        entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
-        cs["__cache_entry__"] = entry
-        alive = entry.passed[view]
-        fail_id = entry.fail_id[view]
+        if fresh:
+            # computed for `view` from the state as it is now, bypassing (and not touching) the
+            # signature cache: the state holds a change the node versions do not show
+            alive, fail_id = self.cache._filter_rows(cs, pod, state, view, cached_skips)
+        else:
+            entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
+            cs["__cache_entry__"] = entry
+            alive = entry.passed[view]
+            fail_id = entry.fail_id[view]
         rejected = fail_id >= 0
         if rejected.any():
             ids, counts = np.unique(fail_id[rejected], return_counts=True)

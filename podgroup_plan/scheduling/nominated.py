@@ -11,6 +11,10 @@ Nominations are the plan's own ledger beside the cluster: they change only when 
 nominates, a pod binds or a failure clears them, never inside a trial, so no rollback can leave
 them stale. A nominated pod that is placed in the cluster (bound, or assumed by the running
 trial) is not added a second time.
+
+Speed: when the pod being filtered and the nominated pods read and change only usage columns
+(`scheduling/columns.py`), the nominated pods are added as one shift of those columns instead
+of pod by pod, and PreFilter's state needs no refresh.
 """
 from __future__ import annotations
 
@@ -20,22 +24,98 @@ import numpy as np
 
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.status import Status
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.scheduling.columns import pod_reads_columns_only
 from podgroup_plan.state.cluster import ClusterState, PodKey
 
 
+class Relevant:
+    """The nominated pods that count for one Filter call: `rows` (ascending) are the nodes that
+    hold some; on each, all of its nominated pods count unless `partial` lists the ones that do."""
+
+    __slots__ = ("rows", "partial", "nominator")
+
+    def __init__(self, nominator: "Nominator", rows: np.ndarray, partial: dict[int, list[Pod]]):
+        self.nominator = nominator
+        self.rows = rows
+        self.partial = partial
+
+    # Read as a mapping node row -> the pods that count there.
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows.tolist())
+
+    def __contains__(self, node: object) -> bool:
+        return node in set(self.rows.tolist())
+
+    def __getitem__(self, node: int) -> list[Pod]:
+        if node not in self:
+            raise KeyError(node)
+        return self.pods(node)
+
+    def get(self, node: int, default=None):
+        return self[node] if node in self else default
+
+    def items(self):
+        return [(node, self.pods(node)) for node in self.rows.tolist()]
+
+    def pods(self, node: int) -> list[Pod]:
+        got = self.partial.get(node)
+        return got if got is not None else self.nominator.pods_on(node)
+
+
 class Nominator:
-    def __init__(self) -> None:
+    def __init__(self, columns_only: bool = False) -> None:
         self._node_of: dict[PodKey, tuple[Pod, int]] = {}
         self._on_node: dict[int, dict[PodKey, Pod]] = {}
+        # the input has no pod (anti-)affinity and no spreading selectors (scheduling/columns.py)
+        self.columns_only = columns_only
+        # Per node, over all its nominated pods: the lowest priority and the summed usage
+        # (requests per resource row, non-zero cpu and memory, count), kept as the nominations
+        # change so that Filter adds them to every node in one array operation.
+        self._state: ClusterState | None = None
+        self._rows: np.ndarray | None = None  # nodes holding nominations, ascending (lazy)
+        self._min_priority = np.zeros(0, dtype=np.int64)  # per node of _rows
+        self._ports = 0  # nominated pods asking for host ports
+
+    def _arrays(self, state: ClusterState) -> None:
+        if self._state is not state:
+            self._state = state
+            self.requested = np.zeros((len(state.resource_names), state.n), dtype=np.int64)
+            self.non_zero = np.zeros((2, state.n), dtype=np.int64)
+            self.count = np.zeros(state.n, dtype=np.int64)
+            for pod, node in self._node_of.values():
+                self._account(pod, node, +1)
+        elif self.requested.shape[0] < len(state.resource_names):
+            extra = len(state.resource_names) - self.requested.shape[0]
+            self.requested = np.vstack([self.requested, np.zeros((extra, state.n), dtype=np.int64)])
+
+    def _account(self, pod: Pod, node: int, sign: int) -> None:
+        if self._state is None:
+            return
+        vec = self._state.request_vector(pod)
+        if self.requested.shape[0] < len(vec):
+            self._arrays(self._state)
+        self.requested[: len(vec), node] += sign * vec
+        self.non_zero[0, node] += sign * pod.non_zero_cpu
+        self.non_zero[1, node] += sign * pod.non_zero_memory
+        self.count[node] += sign
 
     def __bool__(self) -> bool:
         return bool(self._node_of)
+
+    def _any_ports(self) -> bool:
+        return bool(self._ports)
 
     def nominate(self, pod: Pod, node: int) -> None:
         self.clear(pod)
         self._node_of[pod.key] = (pod, node)
         self._on_node.setdefault(node, {})[pod.key] = pod
+        self._account(pod, node, +1)
+        self._rows = None
 
     def clear(self, pod: Pod) -> None:
         got = self._node_of.pop(pod.key, None)
@@ -44,6 +124,8 @@ class Nominator:
             del on[pod.key]
             if not on:
                 del self._on_node[got[1]]
+            self._account(pod, got[1], -1)
+            self._rows = None
 
     def node_of(self, pod: Pod) -> int | None:
         got = self._node_of.get(pod.key)
@@ -56,24 +138,50 @@ class Nominator:
     def lower_priority_on(self, node: int, priority: int) -> list[Pod]:
         return [p for p in self.pods_on(node) if p.priority < priority]
 
-    def relevant(self, pod: Pod, state: ClusterState, rows: np.ndarray) -> dict[int, list[Pod]]:
-        """Nominated pods that count when `pod` is filtered on `rows`: priority >= the pod's,
-        not the pod itself, not already placed."""
-        out: dict[int, list[Pod]] = {}
+    def relevant(self, pod: Pod, state: ClusterState, rows: np.ndarray) -> Relevant:
+        """Nominated pods that count when `pod` is filtered on `rows` (ascending): priority >= the
+        pod's, not the pod itself, not already placed (bound, or assumed by a trial)."""
         if not self._on_node:
-            return out
-        # views are ascending node rows; nominations are few
-        for node in sorted(r for r in self._on_node if _contains(rows, r)):
-            pods = [p for p in self.pods_on(node)
-                    if p.priority >= pod.priority and p.key != pod.key and state.node_of(p) is None]
-            if pods:
-                out[node] = pods
-        return out
-
-
-def _contains(sorted_rows: np.ndarray, row: int) -> bool:
-    pos = int(np.searchsorted(sorted_rows, row))
-    return pos < len(sorted_rows) and int(sorted_rows[pos]) == row
+            return Relevant(self, rows[:0], {})
+        self._arrays(state)
+        if self._rows is None:
+            self._rows = np.array(sorted(self._on_node), dtype=np.intp)
+            self._min_priority = np.array([min(p.priority for p in self._on_node[r].values())
+                                           for r in self._rows.tolist()], dtype=np.int64)
+            self._ports = sum(1 for p, _ in self._node_of.values() if p.host_ports)
+        if len(rows) == state.n:  # every node (views are ascending and distinct)
+            nodes = self._rows
+        elif len(rows) <= 8:
+            nodes = np.array([r for r in rows.tolist() if r in self._on_node], dtype=np.intp)
+        else:
+            nodes = self._rows[np.isin(self._rows, rows)]
+        # The nodes where not every nominated pod counts: a lower priority, the pod itself, or
+        # a nominated pod that is placed. Few: examined one by one.
+        odd: set[int] = set()
+        if len(nodes) and len(nodes) < 64:
+            odd = set(nodes.tolist())
+        else:
+            for key in self._node_of.keys() & state.pod_node.keys():
+                odd.add(self._node_of[key][1])
+            mine = self._node_of.get(pod.key)
+            if mine is not None:
+                odd.add(mine[1])
+            odd.update(self._rows[self._min_priority < pod.priority].tolist())
+        partial: dict[int, list[Pod]] = {}
+        dropped: list[int] = []
+        priority, key, placed = pod.priority, pod.key, state.pod_node
+        for node in odd:
+            on = self._on_node.get(node)
+            if on is None:
+                continue
+            pods = [on[k] for k in sorted(on) if on[k].priority >= priority and k != key and k not in placed]
+            if len(pods) < len(on):
+                partial[node] = pods
+                if not pods:
+                    dropped.append(node)
+        if dropped:
+            nodes = nodes[~np.isin(nodes, np.array(dropped, dtype=np.intp))]
+        return Relevant(self, nodes, partial)
 
 
 def filter_with_nominated(
@@ -82,10 +190,12 @@ def filter_with_nominated(
     """`Framework.run_filter` over `view` with the nominated pods of `fwk.nominator` counted as
     upstream counts them. Same contract: a pass mask over `view`, reasons in `diagnosis`."""
     nominator: Nominator | None = getattr(fwk, "nominator", None)
-    nominated = nominator.relevant(pod, state, view) if nominator else {}
-    if not nominated:
+    if not nominator:
         return fwk.run_filter(cs, pod, state, view, diagnosis)
-    special_mask = np.isin(view, np.fromiter(nominated, dtype=np.intp, count=len(nominated)))
+    nominated = nominator.relevant(pod, state, view)
+    if not len(nominated):
+        return fwk.run_filter(cs, pod, state, view, diagnosis)
+    special_mask = np.isin(view, nominated.rows)
     plain, special = view[~special_mask], view[special_mask]
     passed = np.zeros(len(view), dtype=bool)
     codes = np.zeros(len(view), dtype=np.int8)
@@ -95,14 +205,19 @@ def filter_with_nominated(
 
     # First pass: with the nominated pods added to their nodes (and to PreFilter's state).
     with_nominated = Diagnosis()
+    on_columns = nominator.columns_only and pod_reads_columns_only(pod) and not _any_host_ports(nominated, special)
     with state.tentative():
-        for node in special.tolist():
-            for other in nominated[node]:
-                state.assume(other, node)
-        cs2 = CycleState()
-        status, _, _ = fwk.run_pre_filter(cs2, pod, state, special)
+        if on_columns:
+            _shift_in(nominator, state, special, nominated)
+            status, cs2 = Status(), cs
+        else:
+            for node in special.tolist():
+                for other in nominated.pods(node):
+                    state.assume(other, node)
+            cs2 = CycleState()
+            status, _, _ = fwk.run_pre_filter(cs2, pod, state, special)
         if status.is_success():
-            ok = fwk.run_filter(cs2, pod, state, special, with_nominated)
+            ok = fwk.run_filter(cs2, pod, state, special, with_nominated, fresh=on_columns)
             special_codes = with_nominated.node_codes.copy()
         else:
             ok = np.zeros(len(special), dtype=bool)
@@ -123,6 +238,34 @@ def filter_with_nominated(
     codes[special_mask] = special_codes
     diagnosis.node_codes = codes
     return passed
+
+
+def _any_host_ports(nominated: Relevant, special: np.ndarray) -> bool:
+    if not nominated.nominator._any_ports():
+        return False
+    return any(p.host_ports for node in special.tolist() for p in nominated.pods(node))
+
+
+def _shift_in(nominator: Nominator, state: ClusterState, special: np.ndarray, nominated: Relevant) -> None:
+    """Add the nominated pods' usage to their nodes' columns (inside the caller's checkpoint)."""
+    requested = nominator.requested[: len(state.resource_names), special].copy()
+    non_zero = nominator.non_zero[:, special].copy()
+    count = nominator.count[special].copy()
+    if nominated.partial:
+        position = {node: i for i, node in enumerate(special.tolist())}
+        for node, pods in nominated.partial.items():
+            i = position.get(node)
+            if i is None:
+                continue
+            requested[:, i] = 0
+            non_zero[:, i] = 0
+            count[i] = len(pods)
+            for p in pods:
+                vec = state.request_vector(p)
+                requested[: len(vec), i] += vec
+                non_zero[0, i] += p.non_zero_cpu
+                non_zero[1, i] += p.non_zero_memory
+    state.shift_usage(special, requested, non_zero, count, touch=False)
 
 
 def _merge(into: Diagnosis, other: Diagnosis) -> None:

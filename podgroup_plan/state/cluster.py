@@ -151,24 +151,32 @@ class ClusterState:
         if self._open_checkpoints:
             self._log.append((False, placed, node))
 
-    def shift_usage(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray) -> None:
+    def shift_usage(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray,
+                    touch: bool = True) -> None:
         """Add amounts to the usage columns of node `rows` (requested: resources x rows,
-        non_zero: 2 x rows, count: rows) without moving any pod. Preemption uses it to take
-        every potential victim off the nodes at once for plugins that read only these columns
-        (scheduling/preemption/pod_group_preemption.py says when that is exact). Only inside a
-        checkpoint: a rollback always undoes it."""
+        non_zero: 2 x rows, count: rows; rows distinct) without moving any pod. Preemption uses
+        it to take every potential victim off the nodes at once, and Filter to add nominated
+        pods, for plugins that read only these columns (scheduling/columns.py says when that is
+        exact). Only inside a checkpoint: a rollback always undoes it.
+
+        `touch=False` leaves the node versions alone, so version-keyed caches do not see the
+        change, nor recompute the rows after the rollback: only for a short look whose readers
+        bypass those caches (Framework.run_filter(fresh=True)), undone before anything else."""
         if not self._open_checkpoints:
             raise ValueError("shift_usage outside a checkpoint")
-        self._shift(rows, requested, non_zero, count)
-        self._log.append((None, (requested, non_zero, count), rows))
+        self._shift(rows, requested, non_zero, count, touch)
+        self._log.append((None, (requested, non_zero, count, touch), rows))
 
-    def _shift(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray) -> None:
+    def _shift(self, rows: np.ndarray, requested: np.ndarray, non_zero: np.ndarray, count: np.ndarray,
+               touch: bool = True) -> None:
         if len(rows) == 0:
             return
         k = requested.shape[0]
         self.requested[:k, rows] += requested
         self.non_zero_requested[:, rows] += non_zero
         self.pod_count[rows] += count
+        if not touch:
+            return
         self.node_version[rows] = self.version + 1 + np.arange(len(rows))
         self.version += len(rows)
         self.changes.extend(rows.tolist())
@@ -182,8 +190,8 @@ class ClusterState:
         while len(self._log) > mark:
             was_add, pod, node = self._log.pop()
             if was_add is None:
-                requested, non_zero, count = pod
-                self._shift(node, -requested, -non_zero, -count)
+                requested, non_zero, count, touch = pod
+                self._shift(node, -requested, -non_zero, -count, touch)
             elif was_add:
                 self._remove(pod, node)
             else:

@@ -140,3 +140,20 @@ def test_plan_terminates_within_capacity(cluster):
     # every evicted pod is reported once, as Preempted, on the node it ran on
     for v in result["victims"]:
         assert status[v["name"]]["status"] == "Preempted"
+
+
+@SETTINGS
+@given(clusters())
+def test_column_shortcuts_change_nothing(cluster):
+    """Victim removal and nominated pods modelled on the usage columns give the very plan the
+    pod-by-pod way gives (scheduling/columns.py)."""
+    import podgroup_plan.plan as plan_module
+
+    fast = _plan(cluster)
+    original = plan_module.cluster_reads_columns_only
+    plan_module.cluster_reads_columns_only = lambda *_: False
+    try:
+        slow = _plan(cluster)
+    finally:
+        plan_module.cluster_reads_columns_only = original
+    assert fast == slow

@@ -15,6 +15,7 @@ from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.scheduling.columns import pod_reads_columns_only
 from podgroup_plan.scheduling.nominated import filter_with_nominated
 from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy, VictimUnit
 from podgroup_plan.state.cluster import ClusterState
@@ -39,15 +40,7 @@ class PreemptionContext:
     def column_only(self, pod: Pod) -> bool:
         """Whether every filter and score the pod meets reads only a node's usage columns and
         the node's own static fields, so that removing pods can be modelled on the columns."""
-        if not self.columns_only_cluster:
-            return False
-        if pod.host_ports or pod.topology_spread_constraints:
-            return False
-        aff = pod.affinity
-        if aff is not None and (aff.pod_affinity_required or aff.pod_affinity_preferred
-                                or aff.pod_anti_affinity_required or aff.pod_anti_affinity_preferred):
-            return False
-        return True
+        return self.columns_only_cluster and pod_reads_columns_only(pod)
 
 
 @dataclass
@@ -81,13 +74,23 @@ def with_prefix(prefix: str, status: Status) -> Status:
     return Status(status.code, (f"{prefix}{status.message}",), status.plugin)
 
 
-def fits_on_node(fwk: Framework, pod: Pod, state: ClusterState, node: int) -> tuple[bool, Diagnosis, Status]:
+def fits_on_node(fwk: Framework, pod: Pod, state: ClusterState, node: int,
+                 prefiltered: dict | None = None) -> tuple[bool, Diagnosis, Status]:
     """PreFilter then Filter (with nominated pods) of `pod` on the single node `node`, against
-    the cluster as it is now. Returns (fits, diagnosis, status of the node)."""
+    the cluster as it is now. Returns (fits, diagnosis, status of the node).
+
+    `prefiltered` (pod key -> (cycle state, PreFilter's answer)) reuses one PreFilter run per
+    pod; only for pods whose PreFilter state cannot depend on the pods of the cluster
+    (scheduling/columns.py), as upstream reuses the re-run's cycle state."""
     view = np.array([node], dtype=np.intp)
-    cs = CycleState()
     diagnosis = Diagnosis()
-    status, allowed, narrowing = fwk.run_pre_filter(cs, pod, state, view)
+    got = prefiltered.get(pod.key) if prefiltered is not None else None
+    if got is None:
+        cs = CycleState()
+        got = (cs, fwk.run_pre_filter(cs, pod, state, view))
+        if prefiltered is not None:
+            prefiltered[pod.key] = got
+    cs, (status, allowed, narrowing) = got
     if not status.is_success():
         diagnosis.add(status.message, 1)
         return False, diagnosis, Status(status.code, status.reasons, status.plugin)

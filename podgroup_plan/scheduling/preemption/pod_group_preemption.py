@@ -103,26 +103,27 @@ def _no_victims() -> PreemptionOutcome:
     return PreemptionOutcome(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_VICTIMS,)))
 
 
-def _preemptor_fits(fwk: Framework, state: ClusterState, assignments: Sequence[tuple[Pod, int]]) -> bool:
+def _preemptor_fits(fwk: Framework, state: ClusterState, assignments: Sequence[tuple[Pod, int]],
+                    prefiltered: dict | None = None) -> bool:
     """Every placed preemptor pod passes Filter (with nominated pods) on its proposed node, each
     with the earlier ones assumed, as the re-run placed them."""
     with state.tentative():
         for pod, node in assignments:
-            if not fits_on_node(fwk, pod, state, node)[0]:
+            if not fits_on_node(fwk, pod, state, node, prefiltered)[0]:
                 return False
             state.assume(pod, node)
     return True
 
 
 def _reprieve_all(
-    units: list[VictimUnit], ctx: PreemptionContext, state: ClusterState,
+    units: list[VictimUnit], ctx: PreemptionContext, allowed: list[int],
     put_back: Callable[[VictimUnit], None], take_out: Callable[[VictimUnit], None],
     fits: Callable[[], bool], needs_check: Callable[[VictimUnit], bool], log: list | None = None,
 ) -> tuple[list[VictimUnit], int, list[VictimUnit]]:
     """Order the units, split them by PDB and reprieve greedily. Returns (victims, PDB-violating
     victim pods, units a PDB protected that were spared)."""
     units.sort(key=VictimUnit.importance)
-    violating, fine = split_by_pdb(units, ctx.budgets, ctx.budgets.allowed_now(ctx.placed(state)))
+    violating, fine = split_by_pdb(units, ctx.budgets, allowed)
     victims: list[VictimUnit] = []
     violations = 0
     spared: list[VictimUnit] = []
@@ -159,13 +160,15 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
     potential = [u for u in build_units(placed, ctx.hierarchy, state.node_of) if u.priority < priority]
     if not potential:
         return _no_victims()
+    # the budgets as they stand, before the potential victims leave the cluster
+    allowed = ctx.budgets.allowed_now(ctx.placed(state))
     with state.tentative():
         remove_units(state, potential)
         status, assignments = rerun()
         if not status.is_success():
             return PreemptionOutcome(status)
         victims, violations, spared = _reprieve_all(
-            potential, ctx, state,
+            potential, ctx, allowed,
             put_back=lambda u: restore_unit(state, u),
             take_out=lambda u: remove_units(state, [u]),
             fits=lambda: _preemptor_fits(fwk, state, assignments),
@@ -195,12 +198,14 @@ def _on_columns(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
                   if state.node_of(p) is not None and ctx.hierarchy.priority_of(p) < priority]
         units = build_units(lower, ctx.hierarchy, state.node_of)
         used_set = set(used)
+        prefiltered: dict = {}
         touching = {u.id for u in units if used_set.intersection(u.nodes)}
         victims, violations, spared = _reprieve_all(
-            units, ctx, state,
+            units, ctx, ctx.budgets.allowed_now(ctx.placed(state)),
             put_back=lambda u: _shift_unit(state, u, +1),
             take_out=lambda u: _shift_unit(state, u, -1),
-            fits=lambda: _preemptor_fits(fwk, state, assignments),
+            # PreFilter reads no pod here (column-only pods): one run per preemptor pod
+            fits=lambda: _preemptor_fits(fwk, state, assignments, prefiltered),
             needs_check=lambda u: u.id in touching, log=(log := _log_for(fwk)),
         )
     return _success(victims, assignments, violations, spared, log)

@@ -167,6 +167,7 @@ class Budgets:
         self.running = list(running)
         self._pods = list(pods)  # every live pod of the input, running or pending
         self._covered: list[Pod] | None = None
+        self._covered_running: list[Pod] | None = None
         self.base = [self._initial(i) for i in range(len(self.pdbs))]
 
     def covered_pods(self) -> list[Pod]:
@@ -211,7 +212,9 @@ class Budgets:
         allowed = list(self.base)
         if not self.pdbs:
             return allowed
-        for pod in self.running:
+        if self._covered_running is None:
+            self._covered_running = [p for p in self.running if self.matching(p)]
+        for pod in self._covered_running:
             if not placed(pod):
                 for i in self.matching(pod):
                     allowed[i] -= 1
