@@ -4,6 +4,13 @@ Queue entities are single pending pods and PodGroups with pending pods (upstream
 QueuedPodGroupInfo per root group), in PrioritySort order. Gates come first, as upstream's
 PreEnqueue plugins do: a pod held by schedulingGates, a pod whose PodGroup is missing, or a gang
 with fewer known pods than minCount waits and is never tried (spec/planner.md).
+
+A pending pod being deleted (metadata.deletionTimestamp) is `Ignored`: kube-scheduler pops it and
+skips it (skipPodSchedule; in a group cycle skipPodGroupPodSchedule drops it before the algorithm).
+Until it is gone it is still a pod the scheduler knows, so it counts for the gang gate
+(AllPodsCount), but not as a remaining pod of the cycle: a gang that needed it then fails at the
+cycle's first PlacementFeasible check (`pod group is unschedulable, minCount (M) cannot be
+satisfied: ...`).
 """
 from __future__ import annotations
 
@@ -80,8 +87,16 @@ def build_queue(
         if pod.pod_group:
             key = (pod.namespace, pod.pod_group)
             running_count[key] = running_count.get(key, 0) + 1
+    deleting: dict[tuple[str, str], int] = {}
     entities: list[Entity] = []
     for pod in pending:
+        if pod.deletion_timestamp is not None:
+            record.ignored(pod)
+            if pod.pod_group is not None and workload_aware and pod.scheduler_name in frameworks:
+                key = (pod.namespace, pod.pod_group)
+                deleting[key] = deleting.get(key, 0) + 1
+                members.setdefault(key, [])
+            continue
         fwk = frameworks.get(pod.scheduler_name)
         gate = _pre_enqueue_gates(fwk, pod)
         if gate is not None:
@@ -109,11 +124,13 @@ def build_queue(
             else:
                 record.ignored(pod)
         if not ours:
+            # Only pods of another scheduler, or only pods being deleted: no cycle runs.
             record.ignored_group(key)
             continue
         pods = sorted(ours, key=_pod_order)
         fwk = frameworks[pods[0].scheduler_name]
-        gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], len(pods) + running_count.get(key, 0)))
+        known = len(pods) + running_count.get(key, 0) + deleting.get(key, 0)
+        gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], known))
         if not gate.is_success():
             record.waiting(pods, group, gate.message)
             continue

@@ -249,6 +249,7 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
         start_time=timestamp(status.get("startTime"), ("status", "startTime"), report),
         phase=status.get("phase") or "Pending",
         nominated_node_name=status.get("nominatedNodeName") or None,
+        deletion_timestamp=timestamp(meta.get("deletionTimestamp"), ("metadata", "deletionTimestamp"), report),
         scheduling_gates=tuple(g["name"] for g in get("schedulingGates") or ()),
         owner_references=tuple(
             OwnerReference(r["kind"], r["name"], bool(r.get("controller")))

@@ -151,6 +151,9 @@ class Pod:
     start_time: str | None = None
     phase: str = "Pending"
     nominated_node_name: str | None = None
+    # metadata.deletionTimestamp: the pod is being deleted. kube-scheduler never schedules such a
+    # pod (skipPodSchedule); a bound one still holds its node until it is gone.
+    deletion_timestamp: str | None = None
     scheduling_gates: tuple[str, ...] = ()  # spec.schedulingGates names, in order
     owner_references: tuple[OwnerReference, ...] = ()
     uid: str = ""
