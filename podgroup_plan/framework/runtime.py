@@ -205,7 +205,8 @@ class Framework:
         if fresh:
             # computed for `view` from the state as it is now, bypassing (and not touching) the
             # signature cache: the state holds a change the node versions do not show
-            alive, fail_id = self.cache._filter_rows(cs, pod, state, view, cached_skips)
+            alive, fail_id = self.cache._filter_rows(cs, pod, state, view, cached_skips,
+                                                     self._signature(cs, pod)[0])
         else:
             entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
             cs["__cache_entry__"] = entry
