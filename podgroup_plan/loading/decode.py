@@ -161,7 +161,10 @@ class Decoder:
         # kube-scheduler's informer never sees finished pods; nor does the plan.
         target = self.out.finished_pods if pod.phase in ("Succeeded", "Failed") else self.out.pods
         class_name = spec.get("priorityClassName")
-        if class_name:
+        # Only a pod without spec.priority needs its class: the scheduler reads spec.priority
+        # and never looks the class up (corev1helpers.PodPriority), so an admitted pod whose
+        # class is absent from the input is planned with its own priority.
+        if class_name and spec.get("priority") is None:
             self.out.pod_class_names.append((doc, class_name))
         if spec.get("priority") is None or spec.get("preemptionPolicy") is None:
             fields = ("priorityClassName", "priority", "preemptionPolicy")

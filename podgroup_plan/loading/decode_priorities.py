@@ -27,7 +27,9 @@ class PriorityTable:
     def __init__(self, classes: list[PriorityClass]):
         self.by_name: dict[str, PriorityClass] = dict(SYSTEM_PRIORITY_CLASSES)
         self.by_name.update((c.name, c) for c in classes)
-        defaults = sorted((c for c in classes if c.global_default), key=lambda c: c.name)
+        # Priority admission (getDefaultPriorityClass): when a race left more than one global
+        # default, the one with the lowest value applies (equal values: the name sorting first).
+        defaults = sorted((c for c in classes if c.global_default), key=lambda c: (c.value, c.name))
         self.global_default = defaults[0] if defaults else None
 
     def pod(self, spec: Mapping) -> tuple[int, str]:

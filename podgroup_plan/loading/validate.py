@@ -156,7 +156,6 @@ def _check_names(doc: Document, checks: Iterable[tuple[tuple, object, bool]]) ->
 
 def priority_rules(decoded: Decoded) -> Iterator[Issue]:
     """PriorityClass validation, and the `Priority` admission plugin's lookup of class names."""
-    defaults = [(doc, c) for doc, c in decoded.priority_classes if c.global_default]
     for doc, cls in decoded.priority_classes:
         if cls.name in SYSTEM_PRIORITY_CLASSES:
             continue
@@ -164,10 +163,8 @@ def priority_rules(decoded: Decoded) -> Iterator[Issue]:
             yield Issue(doc, ("metadata", "name"), 'the "system-" prefix is reserved for the built-in PriorityClasses')
         if cls.value > HIGHEST_USER_DEFINABLE_PRIORITY:
             yield Issue(doc, ("value",), f"must be at most {HIGHEST_USER_DEFINABLE_PRIORITY} for a user-defined PriorityClass, got {cls.value}")
-    if len(defaults) > 1:
-        for doc, cls in defaults:
-            others = ", ".join(f'"{c.name}"' for _, c in defaults if c is not cls)
-            yield Issue(doc, ("globalDefault",), f"only one PriorityClass may be the global default; {others} is too")
+    # Two globalDefault classes are not an error: the apiserver refuses a second one, but a race
+    # can leave two, and Priority admission then takes the lowest value (decode_priorities.py).
 
     known = {c.name for _, c in decoded.priority_classes} | set(SYSTEM_PRIORITY_CLASSES)
 

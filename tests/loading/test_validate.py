@@ -316,15 +316,32 @@ def test_same_name_in_other_namespaces_or_kinds_is_fine(manifests):
     assert len(manifests.load("in.yaml").pods) == 2
 
 
-def test_global_default_twice(manifests):
+def test_global_default_twice_is_accepted_and_the_lowest_applies(manifests):
+    # plugin/pkg/admission/priority getDefaultPriorityClass: "In case more than one global
+    # default priority class is added as a result of a race condition, we pick the one with the
+    # lowest priority value."
     a = sample(samples.PRIORITY_CLASS) | {"globalDefault": True}
-    b = sample(a)
+    b = sample(a) | {"value": 10}
     b["metadata"]["name"] = "other"
-    manifests.write("in.yaml", dump(a, b))
+    pod = sample(samples.POD)
+    pod["spec"].pop("priorityClassName", None)
+    pod["spec"].pop("priority", None)
+    manifests.write("in.yaml", dump(a, b, pod))
+    loaded = manifests.load("in.yaml")
+    assert [p.priority for p in loaded.pods] == [10]
+
+
+def test_a_pod_with_spec_priority_needs_no_priority_class(manifests):
+    # The scheduler reads spec.priority (corev1helpers.PodPriority) and never looks the class up.
+    pod = sample(samples.POD)
+    pod["spec"]["priorityClassName"] = "gone"
+    pod["spec"]["priority"] = 42
+    manifests.write("in.yaml", dump(pod))
+    assert [p.priority for p in manifests.load("in.yaml").pods] == [42]
+    del pod["spec"]["priority"]
+    manifests.write("in.yaml", dump(pod))
     assert manifests.problems("in.yaml") == [
-        'in.yaml:6: PriorityClass high: globalDefault: only one PriorityClass may be the global default; "other" is too',
-        'in.yaml:15: PriorityClass other: globalDefault: only one PriorityClass may be the global default; "high" is too',
-    ]
+        'in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name "gone" was found']
 
 
 def test_pods_naming_missing_groups_are_not_errors(manifests):
