@@ -3,7 +3,11 @@
 Mirrors what kube-scheduler derives from a pod:
 * container requests after apiserver defaulting (a limit with no request requests the limit);
 * the effective request as `k8s.io/component-helpers/resource` `PodRequests` computes it:
-  `AggregateContainerRequests` (sidecars included), pod-level resources, overhead;
+  `AggregateContainerRequests` (sidecars included), pod-level resources, overhead; for a pod
+  whose container statuses carry resources, as NodeInfo counts it (`UseStatusResources`,
+  InPlacePodVerticalScaling locked on in v1.37.0): during an in-place resize the larger of the
+  spec's and the status's requests and allocated resources, only the status's and allocated
+  ones when the resize is Infeasible (`determineContainerReqs`);
 * the non-zero cpu/memory that `NodeResourcesFit` scores with (`NonMissingContainerRequests`,
   `pkg/scheduler/util` defaults);
 * NodePorts' host ports and ImageLocality's normalized image names;
@@ -113,16 +117,54 @@ def _with_non_zero(requests: Mapping[str, int | Fraction]) -> dict[str, int | Fr
     return {CPU: requests.get(CPU, NON_ZERO_CPU), MEMORY: requests.get(MEMORY, NON_ZERO_MEMORY)}
 
 
-def pod_requests(spec: Mapping, report: Report) -> tuple[dict[str, int], int, int]:
-    """(effective requests, non-zero cpu, non-zero memory) in scheduler units."""
+def resize_status(status: Mapping) -> tuple[dict[str, tuple[tuple, Mapping]], bool] | None:
+    """What an in-place resize changes, from a pod's status: the container statuses that carry
+    `resources` (by container name, with their index and kind for problem paths) and whether the
+    resize is Infeasible (the first PodResizePending condition's reason). None when no status
+    carries resources (every pending pod, most running ones)."""
+    by_name: dict[str, tuple[tuple, Mapping]] = {}  # name -> (path of its status, status)
+    for field_name in ("containerStatuses", "initContainerStatuses"):
+        for i, cs in enumerate(status.get(field_name) or ()):
+            if isinstance(cs, Mapping) and cs.get("resources") is not None:
+                by_name[cs["name"]] = (("status", field_name, i), cs)
+    if not by_name:
+        return None
+    infeasible = False
+    for condition in status.get("conditions") or ():
+        if condition.get("type") == "PodResizePending":
+            infeasible = condition.get("reason") == "Infeasible"
+            break
+    return by_name, infeasible
+
+
+def _status_requests(requests: dict, container: Mapping, resize, report: Report) -> dict:
+    """`determineContainerReqs` for one container, when its status carries resources."""
+    if resize is None:
+        return requests
+    by_name, infeasible = resize
+    found = by_name.get(container.get("name"))
+    if found is None:
+        return requests
+    path, cs = found
+    out: dict = {} if infeasible else dict(requests)
+    _max(out, quantities((cs.get("resources") or {}).get("requests"), path + ("resources", "requests"), report))
+    _max(out, quantities(cs.get("allocatedResources"), path + ("allocatedResources",), report))
+    return out
+
+
+def pod_requests(spec: Mapping, report: Report, resize=None) -> tuple[dict[str, int], int, int]:
+    """(effective requests, non-zero cpu, non-zero memory) in scheduler units. `resize`
+    (`resize_status`) makes containers count as NodeInfo counts them during a resize."""
     regular = [
-        container_requests(c, ("spec", "containers", i), report)
+        _status_requests(container_requests(c, ("spec", "containers", i), report), c, resize, report)
         for i, c in enumerate(spec["containers"])
     ]
     init_containers = spec.get("initContainers")
     if init_containers:
+        # Only sidecars (restartPolicy Always) take their status into account upstream.
         init = [
-            (container_requests(c, ("spec", "initContainers", i), report),
+            (_status_requests(container_requests(c, ("spec", "initContainers", i), report), c,
+                              resize if c.get("restartPolicy") == "Always" else None, report),
              c.get("restartPolicy") == "Always")
             for i, c in enumerate(init_containers)
         ]
@@ -194,14 +236,14 @@ class Memo:
 _MISSING = object()
 
 
-def _containers_part(spec_parts: tuple) -> tuple:
+def _containers_part(spec_parts: tuple, resize=None) -> tuple:
     """What a pod's containers decide: (requests, non-zero cpu, non-zero memory, host ports,
     images, problems). Problems are kept so that every pod sharing the part reports them."""
     containers, init_containers, overhead, resources = spec_parts
     spec = {"containers": containers, "initContainers": init_containers,
             "overhead": overhead, "resources": resources}
     problems: list[tuple[tuple, str]] = []
-    requests, cpu, memory = pod_requests(spec, lambda path, message: problems.append((path, message)))
+    requests, cpu, memory = pod_requests(spec, lambda path, message: problems.append((path, message)), resize)
     images = [c.get("image") for c in init_containers or ()] + [c.get("image") for c in containers]
     return (requests, cpu, memory, host_ports(spec),
             tuple(normalized_image(i) for i in images if i), tuple(problems))
@@ -222,8 +264,12 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
     get = spec.get
     status = obj.get("status") or {}
     containers = (spec["containers"], get("initContainers"), get("overhead"), get("resources"))
-    requests, non_zero_cpu, non_zero_memory, ports, images, problems = memo.get(
-        "containers", containers, _containers_part)
+    resize = resize_status(status)
+    if resize is None:
+        requests, non_zero_cpu, non_zero_memory, ports, images, problems = memo.get(
+            "containers", containers, _containers_part)
+    else:  # a pod mid-resize: its own requests, not shared with its siblings'
+        requests, non_zero_cpu, non_zero_memory, ports, images, problems = _containers_part(containers, resize)
     for path, message in problems:
         report(path, message)
     priority, preemption_policy = priorities.pod(spec)
