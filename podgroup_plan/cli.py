@@ -372,11 +372,12 @@ def _guard(debug: bool) -> Iterator[None]:
     """Anything but bad input, a usage error or an exit that escapes a command is a bug: one line
     on stderr and exit 3 (docs/contract.md), with the traceback only under `--debug`. A broken
     pipe is not a bug: `podgroup-plan ... | head` ends quietly (`_write`)."""
-    import click
-
+    # Usage errors derive from the ClickException of the click typer uses: recent typers vendor
+    # their own (`typer._click`) and do not install `click` at all, older ones use `click`.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         yield
-    except (typer.Exit, click.exceptions.ClickException, click.exceptions.Abort):
+    except (typer.Exit, typer.Abort, usage_error):
         raise
     except Exception as err:  # noqa: BLE001 - the point: no traceback reaches a user
         if debug:

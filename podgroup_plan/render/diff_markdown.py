@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline, split_notes
 from podgroup_plan.render.markdown import MAX_ROWS, cell, code, notes, table
 
@@ -14,8 +15,12 @@ def _side(status: str | None, where: str | None) -> str:
     return text + (f" on `{cell(where)}`" if where else "")
 
 
+def _natural(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return sorted(rows, key=lambda r: natural_ref_key(r["namespace"], r["name"]))
+
+
 def _changes(title: str, rows: list[Mapping[str, Any]], where: str, column: str) -> list[str]:
-    shown = rows[:MAX_ROWS]
+    shown = _natural(rows)[:MAX_ROWS]
     lines = [f"### {title}", ""] + table(
         [column, "A", "B"],
         [[code(f"{r['namespace']}/{r['name']}"), _side(r["a"]["status"], r["a"][where]),
@@ -46,7 +51,7 @@ def render_diff_markdown(doc: Mapping[str, Any], *, label_a: str = "A", label_b:
         sections.append(_changes("Pods that differ", doc["pods"], "node", "Pod"))
     victims = [[code(f"{v['namespace']}/{v['name']}"), side]
                for side, key in (("A only", "onlyA"), ("B only", "onlyB"))
-               for v in doc["victims"][key]]
+               for v in _natural(doc["victims"][key])]
     if victims:
         sections.append(["### Victims evicted by one plan only", ""] +
                         table(["Pod", "Evicted by"], victims))

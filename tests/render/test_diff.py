@@ -129,3 +129,18 @@ def test_diff_module_is_core():
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert not imported & {"typer", "click", "rich", "yaml", "orjson"}
+
+
+def test_diff_tables_list_names_in_natural_order():
+    from podgroup_plan.render.diff_markdown import render_diff_markdown
+
+    summary = sample_plans.mixed().summary.to_dict()
+    side = {"summary": summary, "feasible": True, "notes": []}
+    pods = [{"namespace": "ml", "name": f"job-{i}", "a": {"status": "Scheduled", "node": "n1"},
+             "b": {"status": "Scheduled", "node": "n2"}} for i in (1, 10, 2)]
+    doc = {"apiVersion": "podgroup-plan/v1", "kind": "PlanDiff", "identical": False, "a": side,
+           "b": side, "pods": pods, "podGroups": [], "compositePodGroups": [],
+           "victims": {"onlyA": [], "onlyB": []}}
+    for text in (render_diff_table(doc), render_diff_markdown(doc)):
+        order = [text.index(f"ml/job-{i}") for i in (1, 2, 10)]
+        assert order == sorted(order)
