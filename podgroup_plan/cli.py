@@ -328,6 +328,7 @@ def explain(
         metavar="table|json", help="Output format.")] = ExplainOutput.table.value,
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
+    no_expand: NoExpandOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain why one pod, PodGroup or CompositePodGroup ended as it did.
@@ -346,6 +347,7 @@ def explain(
                                                "and --composite-pod-group")])
             target = explaining.parse_target(*chosen[0])
             cluster, (config,), gates = _load(paths, [scheduler_config], feature_gates)
+            cluster = _expansion(cluster, no_expand)
             source = str(scheduler_config) if scheduler_config is not None else UNNAMED_CONFIG
             document = _naming(scheduler_config, lambda: explaining.explain(
                 cluster, target, scheduler_config=config, feature_gates=gates,

@@ -46,6 +46,7 @@ def expand_job(job: Job, ctx: Creation) -> None:
     existing = ctx.owned_pods(job.namespace, "Job", job.name)
     group = _pod_group_for(job, uid, existing, ctx)
     if job.suspend:
+        ctx.notes.add(f"Job {job.namespace}/{job.name} is suspended: its controller creates no pods")
         return
     labels = dict(job.template.labels)
     if not job.manual_selector:  # the apiserver's generateSelector

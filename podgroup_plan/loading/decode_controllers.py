@@ -44,7 +44,12 @@ def decode_template(doc: Document, template: Mapping, namespace: str, path: tupl
     meta["namespace"] = namespace
     for field in ("ownerReferences", "uid", "creationTimestamp"):  # not a template's to set
         meta.pop(field, None)
-    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
+    spec = template["spec"]
+    class_name = spec.get("priorityClassName")
+    if class_name and spec.get("priority") is None and class_name not in priorities.by_name:
+        # Priority admission refuses every pod the controller would create from it
+        report(path + ("spec", "priorityClassName"), f'no PriorityClass with name "{class_name}" was found')
+    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
     pod_doc = Document(obj, doc.file, doc.document, doc.line, doc.items, doc.span)
     return decode_pod(pod_doc, priorities, lambda p, m: report(path + p, m), memo)
 

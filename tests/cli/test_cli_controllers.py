@@ -112,3 +112,26 @@ def test_tables_group_pods_by_owner(files, monkeypatch, fmt, line):
     assert "By owner" in out.stdout
     assert line in out.stdout
     assert "Job ml/train" in out.stdout
+
+
+def test_explain_finds_an_expanded_pod_and_no_expand_hides_it(tmp_path):
+    (tmp_path / "in.yaml").write_text(textwrap.dedent(CLUSTER) + "---" + STATEFUL_SET)
+    out = run("explain", tmp_path / "in.yaml", "--pod", "data/db-0")
+    assert out.exit_code == 0, out.output
+    assert "status: Scheduled" in out.stdout
+    out = run("explain", tmp_path / "in.yaml", "--pod", "data/db-0", "--no-expand")
+    assert out.exit_code == 2
+
+
+STATEFUL_SET = """
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: db:1, resources: {requests: {cpu: "1"}}}]
+"""

@@ -313,3 +313,21 @@ def test_bad_jobs_are_bad_input_with_their_line(tmp_path, spec, line, message):
         load(tmp_path, job(spec=spec))
     [problem] = [str(p) for p in err.value.problems]
     assert f"in.yaml:{line}: Job ml/train: " in problem and message in problem
+
+
+def test_suspended_job_is_named_in_a_note(tmp_path):
+    ci = expand(load(tmp_path, job(spec="parallelism: 2\n  suspend: true")), GATES)
+    assert "Job ml/train is suspended: its controller creates no pods" in ci.expansion_notes
+
+
+def test_template_naming_a_missing_priority_class_is_bad_input(tmp_path):
+    with pytest.raises(InputError) as err:
+        load(tmp_path, job(spec="parallelism: 1", template_spec="priorityClassName: nope"))
+    [problem] = [str(p) for p in err.value.problems]
+    assert 'Job ml/train: spec.template.spec.priorityClassName: no PriorityClass with name "nope" was found' in problem
+
+
+def test_template_priority_class_resolves(tmp_path):
+    pc = "\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
+    ci = expand(load(tmp_path, job(spec="parallelism: 1", template_spec="priorityClassName: high") + pc), GATES)
+    assert [p.priority for p in ci.pods] == [1000]
