@@ -68,7 +68,10 @@ def _closest(tracer: Tracer) -> list[dict[str, Any]] | None:
     last = tracer.group_cycles[-1]
     if last["status"] == "Scheduled":
         return None
-    placements = [p for p in (last.get("placements") or []) if p.get("evaluated") and not p.get("feasible")]
+    # Candidates with a domain: the closest one. A group without a topology constraint has one
+    # nameless candidate (all nodes): then the first pod that did not fit says more.
+    placements = [p for p in (last.get("placements") or [])
+                  if p.get("evaluated") and not p.get("feasible") and p.get("name") is not None]
     if not placements:
         return _first_unfit(tracer, last)
     best = max(placements, key=lambda p: (p.get("scheduledPods") or 0, -placements.index(p)))
