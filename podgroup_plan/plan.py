@@ -18,10 +18,9 @@ from podgroup_plan.controllers import expand as expand_controllers
 from podgroup_plan.controllers import without_expansion
 from podgroup_plan.framework.config import resolve_configuration
 from podgroup_plan.framework.defaults import gate_enabled
-from podgroup_plan.framework.interface import Handle
+from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Framework
-from podgroup_plan.framework.status import Code
-from podgroup_plan.framework.status import Status
+from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity, build_queue
@@ -31,8 +30,6 @@ from podgroup_plan.scheduling.nominated import Nominator, seed
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
 from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
-from podgroup_plan.scheduling.preemption.default_preemption import post_filter
-from podgroup_plan.scheduling.preemption.pod_group_preemption import pod_group_post_filter
 from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.state.cluster import ClusterState
@@ -121,6 +118,10 @@ class _Passes:
             Budgets(cluster.pod_disruption_budgets, running, live),
             columns_only_cluster=columns_only,
         )
+        for fwk in frameworks.values():
+            plugin = fwk.plugin("DefaultPreemption")
+            if plugin is not None:
+                plugin.attach(fwk, self.preemption, self.preemption_policy_gate)
         # state.version at the last eviction
         self.evictions_version = -1
 
@@ -174,9 +175,10 @@ class _Passes:
         self._failed(entity, set(result.diagnosis.unschedulable_plugins) if result.diagnosis else set())
         message = result.message
         # PostFilter runs for a FitError only (not for an error, nor for "no nodes available").
-        if (result.status.code != Code.ERROR and result.diagnosis is not None
-                and "DefaultPreemption" in fwk.enabled_names("postFilter")):
-            outcome = post_filter(fwk, self.preemption, pod, self.state, result)
+        outcome = None
+        if result.status.code != Code.ERROR and result.diagnosis is not None:
+            outcome, _ = fwk.run_post_filter(CycleState(), pod, self.state, result.diagnosis)
+        if outcome is not None:
             if outcome.status.message:
                 message = f"{message} {outcome.status.message}"
             if outcome.status.is_success():
@@ -247,12 +249,9 @@ class _Passes:
         status = result.status
         outcome = None
         # PodGroupPostFilter runs once for the root when its status is exactly Unschedulable.
-        if status.code == Code.UNSCHEDULABLE and "DefaultPreemption" in fwk.enabled_names("podGroupPostFilter"):
-            outcome = pod_group_post_filter(
-                fwk, self.preemption, group, entity.pods, self.state,
-                rerun=lambda: self._rerun(fwk, group, entity.pods),
-                policy_gate=self.preemption_policy_gate,
-            )
+        if status.code == Code.UNSCHEDULABLE:
+            outcome, _ = fwk.run_pod_group_post_filter(
+                group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, group, entity.pods))
         if outcome is not None and self.tracer is not None:
             self.tracer.preemption(group.namespace, group.name, outcome)
         self._group_failed(entity, result, outcome)
@@ -265,14 +264,14 @@ class _Passes:
                 return True
         return False
 
-    def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod]) -> tuple[Status, list]:
+    def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod]) -> tuple[list, Status]:
         """Workload-aware preemption's re-run of the whole root algorithm (placement included)
         on the cluster as the preemption left it; it proposes, nothing it places stays."""
         if self.tracer is not None:
             self.tracer.rerun = True
         try:
             result = run_root_algorithm(fwk, group, pods, self.state, self.placement_algorithm)
-            return result.status, (result.assignments if result.status.is_success() else [])
+            return (result.assignments if result.status.is_success() else []), result.status
         finally:
             if self.tracer is not None:
                 self.tracer.rerun = False

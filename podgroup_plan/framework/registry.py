@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from podgroup_plan.framework.interface import Plugin
 from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation
+from podgroup_plan.plugins.default_preemption import DefaultPreemption
 from podgroup_plan.plugins.gang_scheduling import GangScheduling
 from podgroup_plan.plugins.image_locality import ImageLocality
 from podgroup_plan.plugins.inter_pod_affinity import InterPodAffinity
@@ -42,11 +43,12 @@ IMPLEMENTED: dict[str, type[Plugin]] = {
     "GangScheduling": GangScheduling,
     "TopologyPlacementGenerator": TopologyPlacement,
     "PodGroupPodsCount": PodGroupPodsCount,
+    "DefaultPreemption": DefaultPreemption,
 }
 assert all(cls.name == name for name, cls in IMPLEMENTED.items())
 
 # Upstream plugins that serve the plan but are not implemented yet (the result's notes say so).
-NOT_IMPLEMENTED: frozenset[str] = frozenset({"DefaultPreemption"})
+NOT_IMPLEMENTED: frozenset[str] = frozenset()
 
 NOT_APPLIED: frozenset[str] = frozenset({
     "VolumeRestrictions",

@@ -87,7 +87,7 @@ def schedule_placements(
     if not placements:
         return _without_trials(group, queued, no_candidate_status(group.topology_key))
 
-    nominated = _nominated_placement(placements, queued, state) if nominated_first else None
+    nominated = _nominated_placement(fwk, placements, queued, state) if nominated_first else None
     order = placements if nominated is None else [nominated] + [p for p in placements if p is not nominated]
     trials = [PlacementTrial(p.name, len(p.nodes)) for p in order]
     reported: GroupCycleResult | None = None
@@ -164,12 +164,23 @@ def _without_trials(group: Group, queued: Sequence[Pod], status: Status) -> Grou
     return result
 
 
-def _nominated_placement(placements: list[Placement], queued: Sequence[Pod], state: ClusterState) -> Placement | None:
+def _nominated_node(fwk: Framework, pod: Pod, state: ClusterState) -> int | None:
+    """The pod's nominated node row: the plan's nomination (a preemption's, or the input's
+    status.nominatedNodeName, which the plan's nominator starts from) when a nominator is
+    attached, else the input's."""
+    nominator = getattr(fwk, "nominator", None)
+    if nominator is not None:
+        return nominator.node_of(pod)
+    name = pod.nominated_node_name
+    return state.node_index.get(name) if name else None
+
+
+def _nominated_placement(fwk: Framework, placements: list[Placement], queued: Sequence[Pod],
+                         state: ClusterState) -> Placement | None:
     """nominatedPlacement: the candidate holding the most nominated nodes of the queued pods
     (counted per pod); the earlier candidate on a tie; None when no pod is nominated or no
     candidate holds a nominated node."""
-    rows = [state.node_index[p.nominated_node_name] for p in queued
-            if p.nominated_node_name and p.nominated_node_name in state.node_index]
+    rows = [row for row in (_nominated_node(fwk, p, state) for p in queued) if row is not None]
     if not rows:
         return None
     nominated = np.array(rows, dtype=np.intp)

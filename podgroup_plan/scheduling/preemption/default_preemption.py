@@ -34,7 +34,7 @@ from podgroup_plan.scheduling.preemption.common import (
     with_prefix,
 )
 from podgroup_plan.scheduling.preemption.victims import VictimUnit, build_units, split_by_pdb
-from podgroup_plan.scheduling.schedule_one import PodScheduleResult, fit_error_message
+from podgroup_plan.scheduling.schedule_one import fit_error_message
 from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "preemption: "
@@ -44,20 +44,20 @@ _PRIORITY_OFFSET = 2**31  # math.MaxInt32 + 1: keeps every term of the priority 
 
 
 def post_filter(
-    fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterState, result: PodScheduleResult
+    fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterState, diagnosis: Diagnosis
 ) -> PreemptionOutcome:
-    """DefaultPreemption.PostFilter for `pod`, whose scheduling attempt gave `result`."""
-    outcome = _preempt(fwk, ctx, pod, state, result)
+    """DefaultPreemption.PostFilter for `pod`, whose Filter over every node gave `diagnosis`."""
+    outcome = _preempt(fwk, ctx, pod, state, diagnosis)
     outcome.status = with_prefix(PREFIX, outcome.status)
     return outcome
 
 
 def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterState,
-             result: PodScheduleResult) -> PreemptionOutcome:
+             diagnosis: Diagnosis) -> PreemptionOutcome:
     if pod.preemption_policy == PREEMPT_NEVER:
         return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (NOT_ELIGIBLE_NEVER,)))
-    view = result.view if result.view is not None else state.all_nodes
-    codes = result.diagnosis.node_codes if result.diagnosis is not None else None
+    view = state.all_nodes  # a lone pod is filtered on every node
+    codes = diagnosis.node_codes
     potential = view[codes == int(Code.UNSCHEDULABLE)] if codes is not None else view[:0]
     num_all = len(view)
 
@@ -87,12 +87,12 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
         errors = [s for s in statuses.values() if s.code == Code.ERROR]
         if errors:
             return PreemptionOutcome(errors[0])
-        diagnosis = Diagnosis()
+        nodes = Diagnosis()
         for status in statuses.values():
             for reason in status.reasons:
-                diagnosis.add(reason, 1)
-        diagnosis.add(NOT_HELPFUL, num_all - len(statuses))
-        return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (fit_error_message(num_all, diagnosis),)), clear=True)
+                nodes.add(reason, 1)
+        nodes.add(NOT_HELPFUL, num_all - len(statuses))
+        return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (fit_error_message(num_all, nodes),)), clear=True)
 
     # Non-violating candidates come first, as DryRunPreemption returns them.
     ordered = [c for c in candidates if not c[2]] + [c for c in candidates if c[2]]
