@@ -3,7 +3,7 @@ and the objects created so far. One `Creation` per expansion; nothing in the inp
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Mapping
 
 from podgroup_plan.controllers.names import generate_name
@@ -18,6 +18,13 @@ from podgroup_plan.model.objects import (
 )
 
 FINISHED = ("Succeeded", "Failed")
+
+# Pod's fields in order, and the positions add_pod sets: building a pod positionally from its
+# template's values is about twice as fast as dataclasses.replace, per pod of a big Job.
+_POD_FIELDS = tuple(f.name for f in fields(Pod))
+(_NAMESPACE, _NAME, _LABELS, _POD_GROUP, _OWNERS, _UID, _CREATED, _SOURCE) = (
+    _POD_FIELDS.index(f) for f in ("namespace", "name", "labels", "pod_group", "owner_references",
+                                   "uid", "creation_timestamp", "source"))
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Creation:
     _names: set[tuple[str, str]] = field(default_factory=set)
     _groups: dict[tuple[str, str], PodGroup] = field(default_factory=dict)
     _workloads: set[tuple[str, str]] = field(default_factory=set)
+    _template_values: dict[int, tuple[Pod, list]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for pod in self.cluster.pods:
@@ -75,17 +83,15 @@ class Creation:
     def add_pod(self, template: Pod, namespace: str, name: str, labels: Mapping[str, str],
                 owner: OwnerReference, pod_group: str | None, extra_owners: tuple = (),
                 creation_timestamp: str | None = None, source=None) -> Pod:
-        pod = replace(
-            template,
-            namespace=namespace,
-            name=name,
-            labels=dict(labels),
-            pod_group=pod_group,
-            owner_references=(owner,) + tuple(extra_owners),
-            uid="",
-            creation_timestamp=creation_timestamp,
-            source=source,
-        )
+        cached = self._template_values.get(id(template))
+        if cached is None or cached[0] is not template:
+            cached = self._template_values[id(template)] = (
+                template, [getattr(template, f) for f in _POD_FIELDS])
+        values = cached[1].copy()
+        values[_NAMESPACE], values[_NAME], values[_LABELS] = namespace, name, dict(labels)
+        values[_POD_GROUP], values[_OWNERS] = pod_group, (owner,) + tuple(extra_owners)
+        values[_UID], values[_CREATED], values[_SOURCE] = "", creation_timestamp, source
+        pod = Pod(*values)
         self.pods.append(pod)
         self._names.add(pod.key)
         self._owned.setdefault((namespace, owner.kind, owner.name), []).append(pod)
