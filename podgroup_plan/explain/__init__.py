@@ -55,7 +55,7 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
     (or `node`) is not in the input."""
     from podgroup_plan.plan import plan
 
-    tracer = Tracer(target)
+    tracer = Tracer(target, _parents(cluster))
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,
                   expand=expand, tracer=tracer)
     state = tracer.state
@@ -75,6 +75,16 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
 
         doc.update(explain_group(result, target, tracer, state))
     return doc
+
+
+def _parents(cluster: ClusterInput) -> dict[tuple[str, str], tuple[str, str] | None]:
+    """Group key -> its parent CompositePodGroup's key (`parentCompositePodGroupName`), for
+    PodGroups and CompositePodGroups alike, so that a composite target sees its whole tree."""
+    parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for group in (*cluster.pod_groups, *cluster.composite_pod_groups):
+        parent = getattr(group, "parent", None)
+        parents[(group.namespace, group.name)] = (group.namespace, parent) if parent else None
+    return parents
 
 
 def _node_names(cluster: ClusterInput) -> set[str]:
