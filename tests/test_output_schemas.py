@@ -137,3 +137,17 @@ def test_fields_being_added_are_already_described():
                                   "minGroupCount": 2, "placement": "z1", "status": "Scheduled",
                                   "message": None, "placements": []}]
     check("PlanResult", doc)
+
+
+@pytest.mark.parametrize("target", [["--pod", "ml-research/vision-pretrain-24"],
+                                    ["--pod", "ml-research/eval-sweep-3"],
+                                    ["--pod-group", "ml-research/vision-pretrain-trainers"],
+                                    ["--pod-group", "ml-research/rl-rollout-rollout"]],
+                         ids=lambda t: t[1])
+def test_the_demo_explained_meets_the_schema(target):
+    out = CliRunner().invoke(app, ["explain", str(FIXTURES / "cluster"), str(FIXTURES / "workloads"),
+                                   *target, "-o", "json"])
+    assert out.exit_code == 0, out.stderr
+    doc = json.loads(out.stdout)
+    check("Explanation", doc)
+    assert doc["target"]["name"] == target[1].split("/")[1]
