@@ -27,6 +27,7 @@ from podgroup_plan.result import (
     PlanResult,
     PodGroupResult,
     PodResult,
+    PreemptionSummary,
     Preemptor,
     Summary,
     VictimResult,
@@ -47,6 +48,7 @@ class Recorder:
         self.waiting_groups: dict[tuple[str, str], str] = {}
         self.ignored_groups: set[tuple[str, str]] = set()
         self.victims: dict[tuple[str, str], VictimResult] = {}
+        self.preemptions: list[PreemptionSummary] = []
         # group key -> the DisruptionTarget message of its latest eviction
         self.evicted_groups: dict[tuple[str, str], str] = {}
         # `explain` attaches its Tracer here to see outcomes as they are written; else None.
@@ -83,7 +85,7 @@ class Recorder:
         if self.tracer is not None:
             self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
 
-    def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> None:
+    def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> VictimResult:
         """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
         kube-scheduler writes on the victim."""
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED, node=node,
@@ -93,6 +95,11 @@ class Recorder:
             self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
             self.evicted_groups[(pod.namespace, pod.pod_group)] = message
+        return self.victims[pod.key]
+
+    def preemption(self, preemptor: Preemptor, victims: list[VictimResult], spared: list) -> None:
+        """One successful preemption, in plan order, for the table."""
+        self.preemptions.append(PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
 
     def placements(self, group: PodGroup, trials, domain: str | None) -> None:
         """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
@@ -144,6 +151,7 @@ class Recorder:
             pod_groups=groups,
             composite_pod_groups=composites,
             victims=tuple(self.victims[k] for k in sorted(self.victims)),
+            preemptions=tuple(self.preemptions),
             notes=tuple(self._notes(frameworks, pods, groups)),
             scheduler_names=tuple(sorted(frameworks)),
             owner_parents=dict(self.cluster.owner_parents),

@@ -198,6 +198,7 @@ class _Passes:
 
     def _evict(self, outcome: PreemptionOutcome, preemptor: Preemptor, scheduler_name: str, kind: str) -> None:
         """Delete the victims from the cluster (committed: no trial is open)."""
+        evicted = []
         for unit in outcome.victims:
             for pod in unit.pods:
                 node = self.state.node_of(pod)
@@ -205,8 +206,12 @@ class _Passes:
                     continue
                 self.state.forget(pod)
                 self.nominator.clear(pod)
-                self.record.preempted(pod, self.state.node_names[node], unit.priority, preemptor,
-                                      f"{scheduler_name}: preempting to accommodate a higher priority {kind}")
+                evicted.append(self.record.preempted(
+                    pod, self.state.node_names[node], unit.priority, preemptor,
+                    f"{scheduler_name}: preempting to accommodate a higher priority {kind}"))
+        spared = [(p.namespace, p.name, self.state.node_names[n], tuple(self.preemption.budgets.names_covering([p])))
+                  for unit in outcome.spared_by_pdb for p, n in zip(unit.pods, unit.nodes)]
+        self.record.preemption(preemptor, evicted, spared)
         self.evictions_version = self.state.version
 
     def _group_cycle(self, entity: Entity) -> bool:

@@ -188,6 +188,18 @@ class VictimResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PreemptionSummary:
+    """One successful preemption, for the table (the planner's own account; the JSON document
+    carries the same victims in `victims[]`): who preempted, whom it evicted, and the running
+    pods a PodDisruptionBudget spared (a PDB-violating unit that was reprieved)."""
+
+    preemptor: Preemptor
+    victims: tuple[VictimResult, ...]
+    # (namespace, name, node, PDB names) of each spared pod
+    spared: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     nodes: int = 0
     pods_scheduled: int = 0
@@ -221,6 +233,8 @@ class PlanResult:
     # What the plan did not apply, in words a user understands (a topology constraint that was
     # not honoured, a plugin that is not modelled, ...). Sorted, de-duplicated.
     notes: tuple[str, ...] = ()
+    # Every successful preemption in plan order, for the table (not part of the JSON document).
+    preemptions: tuple[PreemptionSummary, ...] = ()
     # The profile's scheduler names, for the table header.
     scheduler_names: tuple[str, ...] = field(default=())
     # (namespace, kind, name) -> (kind, name) of its controlling owner, for controller objects

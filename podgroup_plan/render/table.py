@@ -266,6 +266,28 @@ def victims(view: View) -> list[Text]:
     return t.lines(view.width)
 
 
+def preemptions(view: View) -> list[Text]:
+    """Per preemptor, in plan order: whom it evicts, on which nodes, at what priority, and which
+    running pods a PodDisruptionBudget spared (the planner's summary; `message` columns and the
+    JSON document stay upstream's)."""
+    items = []
+    for pre in view.result.preemptions[:MAX_LISTED]:
+        p = pre.preemptor
+        head = Text(f"{p.kind} {ref(p.namespace, p.name)} evicts {common.plural(len(pre.victims), 'pod')}",
+                    style="bold")
+        by_node: dict[str, list[str]] = {}
+        for v in pre.victims:
+            by_node.setdefault(v.node, []).append(f"{ref(v.namespace, v.name)} (priority {v.priority})")
+        for node, names in sorted(by_node.items(), key=lambda kv: natural_ref_key("", kv[0])):
+            head.append(f"\n{node}: {', '.join(names)}")
+        for namespace, name, node, pdbs in pre.spared:
+            head.append(f"\nspared by PDB {', '.join(pdbs)}: {ref(namespace, name)} on {node}")
+        items.append(head)
+    if not items:
+        return []
+    return layout.bullets("Preemption (per preemptor, the planner's summary)", items, view.width)
+
+
 def notes_lines(notes: Sequence[str], width: int,
                 title: str = "Notes (what the plan did not apply)") -> list[Text]:
     return layout.bullets(title, notes, width) if notes else []
@@ -277,7 +299,7 @@ def notes(view: View) -> list[Text]:
 
 Section = Callable[[View], list[Text]]
 SECTIONS: list[Section] = [header, summary, pod_groups, composites, owners, pods, pod_reasons, victims,
-                           notes]
+                           preemptions, notes]
 
 
 def blocks(view: View) -> list[list[Text]]:

@@ -62,7 +62,7 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
     num_all = len(view)
 
     statuses: dict[int, Status] = {}
-    candidates: list[tuple[int, list[VictimUnit], int]] = []
+    candidates: list[tuple[int, list[VictimUnit], int, list[VictimUnit]]] = []
     if len(potential):
         args = preemption_args(fwk)
         wanted = _num_candidates(len(potential), args.min_candidate_nodes_percentage,
@@ -70,13 +70,13 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
         allowed = ctx.budgets.allowed_now(ctx.placed(state))
         non_violating = violating = 0
         for node in potential.tolist():  # offset 0: node-name order (deviation, see above)
-            victims, num_violations, status = select_victims_on_node(fwk, ctx, pod, state, node, allowed)
+            victims, num_violations, status, spared = select_victims_on_node(fwk, ctx, pod, state, node, allowed)
             if status.is_success() and not victims:
                 status = Status(Code.ERROR, (f'expected at least one victim pod on node "{state.node_names[node]}"',))
             if not status.is_success():
                 statuses[node] = status
                 continue
-            candidates.append((node, victims, num_violations))
+            candidates.append((node, victims, num_violations, spared))
             if num_violations:
                 violating += 1
             else:
@@ -96,11 +96,11 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
 
     # Non-violating candidates come first, as DryRunPreemption returns them.
     ordered = [c for c in candidates if not c[2]] + [c for c in candidates if c[2]]
-    node, victims, num_violations = pick_one_node(ordered)
+    node, victims, num_violations, spared = pick_one_node(ordered)
     n = sum(len(u.pods) for u in victims)
     msg = f"found a potential placement for pod on node {state.node_names[node]}, preempting {n} victims"
     return PreemptionOutcome(Status(Code.SUCCESS, (msg,)), victims=victims, node=node,
-                             num_pdb_violations=num_violations)
+                             num_pdb_violations=num_violations, spared_by_pdb=spared)
 
 
 def _num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:
@@ -111,20 +111,20 @@ def _num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:
 
 def select_victims_on_node(
     fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterState, node: int, allowed: list[int],
-) -> tuple[list[VictimUnit], int, Status]:
+) -> tuple[list[VictimUnit], int, Status, list[VictimUnit]]:
     """SelectVictimsOnNode: the fewest, least important victim units that let `pod` fit on
-    `node`, the number of PDB-violating victim pods, and the node's status. The cluster is left
-    as it was."""
+    `node`, the number of PDB-violating victim pods, the node's status, and the PDB-violating
+    units that were spared (for the table). The cluster is left as it was."""
     on_node = state.pods_on_node[node]
     units = build_units((on_node[k] for k in sorted(on_node)), ctx.hierarchy, state.node_of)
     potential = [u for u in units if u.priority < pod.priority]
     if not potential:
-        return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_VICTIMS,))
+        return [], 0, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_VICTIMS,)), []
     with state.tentative():
         remove_units(state, potential)
         fits, _, status = fits_on_node(fwk, pod, state, node)
         if not fits:
-            return [], 0, status
+            return [], 0, status, []
         potential.sort(key=VictimUnit.importance)
         violating, fine = split_by_pdb(potential, ctx.budgets, allowed)
         victims: list[VictimUnit] = []
@@ -138,18 +138,22 @@ def select_victims_on_node(
             victims.append(unit)
             return False
 
+        spared: list[VictimUnit] = []
         for unit, count in violating:
-            if not reprieve(unit):
+            if reprieve(unit):
+                spared.append(unit)
+            else:
                 num_violations += count
         for unit in fine:
             reprieve(unit)
         if violating and fine:
             victims.sort(key=VictimUnit.importance)
-    return victims, num_violations, Status()
+    return victims, num_violations, Status(), spared
 
 
-def pick_one_node(candidates: list[tuple[int, list[VictimUnit], int]]) -> tuple[int, list[VictimUnit], int]:
-    """pickOneNodeForPreemption: each criterion keeps the candidates that score best on it."""
+def pick_one_node(candidates: list[tuple]) -> tuple:
+    """pickOneNodeForPreemption over (node, victim units, PDB violations, ...) candidates: each
+    criterion keeps the candidates that score best on it."""
     def highest_priority(c):
         return c[1][0].priority
 
