@@ -263,14 +263,16 @@ def owner_text(kind: str, namespace: str, name: str) -> str:
 
 
 def by_owner(result: PlanResult) -> dict[tuple[str, str, str], list[PodResult]]:
-    """Pods by the top of their owner chain, `(kind, namespace, name)` -> pods, in that key's
-    order; pods without an owner are left out."""
+    """Pods by the top of their owner chain, `(kind, namespace, name)` -> pods, by kind then in
+    the tables' natural order (`job-2` before `job-10`); pods without an owner are left out."""
+    from podgroup_plan.render.layout import natural_ref_key
+
     out: dict[tuple[str, str, str], list[PodResult]] = {}
     for p in result.pods:
         root = result.root_owner(p.namespace, p.owner)
         if root is not None:
             out.setdefault((root.kind, p.namespace, root.name), []).append(p)
-    return {k: out[k] for k in sorted(out)}
+    return {k: out[k] for k in sorted(out, key=lambda k: (k[0], natural_ref_key(k[1], k[2])))}
 
 
 def owner_of_pod(result: PlanResult, pod: PodResult) -> str | None:

@@ -331,3 +331,56 @@ def test_template_priority_class_resolves(tmp_path):
     pc = "\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
     ci = expand(load(tmp_path, job(spec="parallelism: 1", template_spec="priorityClassName: high") + pc), GATES)
     assert [p.priority for p in ci.pods] == [1000]
+
+
+REPLICA_SET = """
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: cache, namespace: ml}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: cache}}
+  template:
+    metadata: {labels: {app: cache}}
+    spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: cache-pending
+  namespace: ml
+  ownerReferences: [{kind: ReplicaSet, name: cache, controller: true}]
+spec: {containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: cache-done
+  namespace: ml
+  ownerReferences: [{kind: ReplicaSet, name: cache, controller: true}]
+spec: {nodeName: n1, containers: [{name: c}]}
+status: {phase: Failed}
+"""
+
+
+def test_replica_set_counts_its_pending_pods_not_its_finished_ones(tmp_path):
+    ci = expand(load(tmp_path, REPLICA_SET), GATES)
+    new = [p for p in ci.pods if p.name not in ("cache-pending",)]
+    assert len(new) == 2  # 3 replicas - 1 pending (the Failed pod does not count, nor is it planned)
+    assert all(p.name.startswith("cache-") and p.labels == {"app": "cache"} for p in new)
+
+
+def test_pending_pod_of_a_job_counts_as_active(tmp_path):
+    pending = """
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-x
+  namespace: ml
+  ownerReferences: [{kind: Job, name: train, controller: true}]
+spec: {containers: [{name: c}]}
+"""
+    ci = expand(load(tmp_path, job(spec="parallelism: 3", status="status: {startTime: '2026-01-01T00:00:00Z'}") + pending), GATES)
+    assert len(pods_of(ci, "Job", "train")) == 3  # the pending one and 2 new
+    assert ci.pod_groups == ()  # a started Job whose pods name no group gets none
