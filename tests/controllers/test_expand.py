@@ -307,6 +307,11 @@ def test_without_expansion_adds_nothing_and_names_what_it_skipped(tmp_path):
                  id="indexed-without-completions"),
     pytest.param("scheduling: {schedulingPolicy: {gang: {minCount: 0}}}", 7,
                  "spec.scheduling.schedulingPolicy.gang.minCount", id="min-count-zero"),
+    pytest.param("scheduling: {schedulingPolicy: {basic: {}, gang: {}}}", 7,
+                 "spec.scheduling.schedulingPolicy: exactly one of basic, gang is required, but both are set",
+                 id="basic-and-gang"),
+    pytest.param("scheduling: {disruptionMode: {}}", 7,
+                 "spec.scheduling.disruptionMode: exactly one of single, all is required", id="disruption-empty"),
 ])
 def test_bad_jobs_are_bad_input_with_their_line(tmp_path, spec, line, message):
     with pytest.raises(InputError) as err:
