@@ -84,6 +84,15 @@ def words_of(enum: type[Enum], what: str) -> Callable[[Any], Any]:
     return convert
 
 
+def whole_number(value: Any, flag: str) -> int:
+    """An option callback for a count (0 or more), answered in words when it is not one (the
+    option is typed `str` so that typer does not word the error itself)."""
+    text = str(value).strip()
+    if not text.isdigit():
+        raise typer.BadParameter(f"{value!r} is not a whole number (0 or more), e.g. {flag} 3")
+    return int(text)
+
+
 class Output(str, Enum):
     table = "table"
     json = "json"
@@ -321,8 +330,9 @@ def explain(
     node: Annotated[Optional[str], typer.Option(
         "--node", metavar="NAME", show_default=False,
         help="Also show this node's verdict from every filter plugin and its scores.")] = None,
-    top: Annotated[int, typer.Option(
-        "--top", metavar="N", min=0, help="How many best-scored nodes to show beside the plan's node.")] = 3,
+    top: Annotated[str, typer.Option(
+        "--top", metavar="N", callback=lambda value: whole_number(value, "--top"),
+        help="How many best-scored nodes to show beside the plan's node.")] = "3",
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(ExplainOutput, "an explain output format"),
         metavar="table|json", help="Output format.")] = ExplainOutput.table.value,
