@@ -13,13 +13,16 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from podgroup_plan.explain import POD, Target, explain
+import jsonschema
+
+from podgroup_plan.explain import POD, POD_GROUP, Target, explain
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.plan import plan
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "properties"))
 from test_plan_invariants import clusters  # noqa: E402  (the shared cluster generator)
 
+SCHEMA = json.loads((Path(__file__).parents[2] / "schemas" / "Explanation.json").read_text())
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -41,6 +44,7 @@ def test_explained_node_is_the_planned_node(cluster):
         if pod.node_name is not None:
             continue
         doc = explain(cluster, Target(POD, pod.namespace, pod.name), top=10)
+        jsonschema.validate(doc, SCHEMA)
         planned = result[pod.key]
         assert doc["node"] == planned["node"]
         assert doc["status"] == planned["status"]
@@ -54,3 +58,19 @@ def test_explained_node_is_the_planned_node(cluster):
         if doc["filters"]:
             rejected = sum(f["rejected"] for f in doc["filters"])
             assert rejected + doc["feasibleNodes"] == doc["nodesConsidered"]
+
+
+@SETTINGS
+@given(clusters())
+def test_group_explanations_follow_the_plan(cluster):
+    planned = {(g["namespace"], g["name"]): g for g in plan(cluster).to_dict()["podGroups"]}
+    for group in cluster.pod_groups:
+        doc = explain(cluster, Target(POD_GROUP, group.namespace, group.name))
+        jsonschema.validate(doc, SCHEMA)
+        assert doc["status"] == planned[group.key]["status"]
+        if doc["cycles"]:
+            last = doc["cycles"][-1]
+            # the last cycle's bound pods are where the plan put them
+            assert all(p["node"] is not None for p in last["pods"] if p["status"] == "Scheduled")
+        if planned[group.key]["status"] == "Scheduled":
+            assert any(c["status"] == "Scheduled" for c in doc["cycles"]) or not doc["cycles"]
