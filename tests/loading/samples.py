@@ -202,11 +202,26 @@ REPLICATION_CONTROLLER = {"apiVersion": "v1", "kind": "ReplicationController",
                           "metadata": {"name": "rc", "namespace": "team-a"},
                           "spec": {"template": {"metadata": {"labels": {"app": "old"}}}}}
 NAMESPACE = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a", "labels": {"tier": "gold"}}}
+_TEMPLATE = {"metadata": {"labels": {"app": "t"}},
+             "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}
+JOB = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "train", "namespace": "team-a"},
+       "spec": {"parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                "scheduling": {"schedulingPolicy": {"gang": {"minCount": 2}},
+                               "schedulingConstraints": {"topology": [{"key": "zone"}]},
+                               "disruptionMode": {"all": {}}},
+                "template": _TEMPLATE},
+       "status": {"succeeded": 0, "completedIndexes": ""}}
+JOB_SET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "js", "namespace": "team-a"},
+           "spec": {"network": {"enableDNSHostnames": True},
+                    "replicatedJobs": [{"name": "w", "replicas": 2,
+                                        "template": {"spec": {"parallelism": 1, "template": _TEMPLATE}}}]}}
+DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "team-a"},
+              "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "t"}}, "template": _TEMPLATE}}
 
 ALL = [POD, NODE, PRIORITY_CLASS, PDB, WORKLOAD_V1ALPHA1, WORKLOAD_V1ALPHA2, WORKLOAD_V1BETA1,
        WORKLOAD_V1ALPHA3, POD_GROUP_V1ALPHA2, POD_GROUP_V1BETA1, POD_GROUP_V1ALPHA3,
        COMPOSITE_POD_GROUP, SCHEDULER_CONFIG, SERVICE, REPLICA_SET, STATEFUL_SET,
-       REPLICATION_CONTROLLER, NAMESPACE]
+       REPLICATION_CONTROLLER, NAMESPACE, JOB, JOB_SET, DEPLOYMENT]
 
 
 def sample(obj: dict) -> dict:
