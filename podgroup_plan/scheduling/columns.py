@@ -32,3 +32,20 @@ def pod_reads_columns_only(pod: Pod) -> bool:
     """In such a cluster, the pod's own Filter and Score read only usage columns and static node
     fields: it asks for no host port, has no spread constraint and no pod (anti-)affinity."""
     return not (pod.host_ports or pod.topology_spread_constraints or has_pod_terms(pod))
+
+
+def filter_is_node_local(pod: Pod, hard_default_spread: bool) -> bool:
+    """Whether the pod's Filter verdict on a node can depend only on that node's pods: no
+    required pod (anti-)affinity of its own and no hard (DoNotSchedule) spread constraint,
+    explicit or from the profile's defaults (`hard_default_spread`). Other pods' required
+    anti-affinity is checked on them (`has_required_anti_affinity`)."""
+    aff = pod.affinity
+    if aff is not None and (aff.pod_affinity_required or aff.pod_anti_affinity_required):
+        return False
+    if pod.topology_spread_constraints:
+        return all(c.when_unsatisfiable != "DoNotSchedule" for c in pod.topology_spread_constraints)
+    return not hard_default_spread
+
+
+def has_required_anti_affinity(pod: Pod) -> bool:
+    return pod.affinity is not None and bool(pod.affinity.pod_anti_affinity_required)

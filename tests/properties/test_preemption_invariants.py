@@ -145,15 +145,22 @@ def test_plan_terminates_within_capacity(cluster):
 @SETTINGS
 @given(clusters())
 def test_column_shortcuts_change_nothing(cluster):
-    """Victim removal and nominated pods modelled on the usage columns give the very plan the
-    pod-by-pod way gives (scheduling/columns.py)."""
+    """Victim removal and nominated pods modelled on the usage columns, and the reprieve that
+    leaves unchecked the units on no node the preemptor uses, give the very plan the pod-by-pod
+    way checking every unit gives (scheduling/columns.py)."""
     import podgroup_plan.plan as plan_module
 
+    import podgroup_plan.scheduling.preemption.pod_group_preemption as wap
+
     fast = _plan(cluster)
-    original = plan_module.cluster_reads_columns_only
+    original, original_check = plan_module.cluster_reads_columns_only, wap._needs_check
     plan_module.cluster_reads_columns_only = lambda *_: False
     try:
-        slow = _plan(cluster)
+        pod_by_pod = _plan(cluster)
+        # and checking every unit, skipping none
+        wap._needs_check = lambda *_: (lambda unit: True)
+        every_unit = _plan(cluster)
     finally:
         plan_module.cluster_reads_columns_only = original
-    assert fast == slow
+        wap._needs_check = original_check
+    assert fast == pod_by_pod == every_unit

@@ -40,6 +40,7 @@ from podgroup_plan.scheduling.preemption.common import (
     restore_unit,
     with_prefix,
 )
+from podgroup_plan.scheduling.columns import filter_is_node_local, has_required_anti_affinity
 from podgroup_plan.scheduling.preemption.usage import priority_usage
 from podgroup_plan.scheduling.preemption.victims import VictimUnit, build_units, split_by_pdb
 from podgroup_plan.state.cluster import ClusterState
@@ -76,7 +77,7 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, group: PodGroup, pods: Sequ
     priority = group.priority if group.priority is not None else (pods[0].priority if pods else 0)
     if all(ctx.column_only(p) for p in pods):
         return _on_columns(fwk, ctx, priority, state, rerun)
-    return _pod_by_pod(fwk, ctx, priority, state, rerun)
+    return _pod_by_pod(fwk, ctx, priority, state, rerun, pods)
 
 
 def _success(victims: list[VictimUnit], assignments: list[tuple[Pod, int]], violations: int,
@@ -155,7 +156,7 @@ def _reprieve_all(
 
 
 def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: ClusterState,
-                rerun: Rerun) -> PreemptionOutcome:
+                rerun: Rerun, pods: Sequence[Pod] = ()) -> PreemptionOutcome:
     placed = [pod for pod, _ in state.placed_pods()]
     potential = [u for u in build_units(placed, ctx.hierarchy, state.node_of) if u.priority < priority]
     if not potential:
@@ -172,9 +173,24 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
             put_back=lambda u: restore_unit(state, u),
             take_out=lambda u: remove_units(state, [u]),
             fits=lambda: _preemptor_fits(fwk, state, assignments),
-            needs_check=lambda u: True, log=(log := _log_for(fwk)),
+            needs_check=_needs_check(fwk, pods, assignments), log=(log := _log_for(fwk)),
         )
     return _success(victims, assignments, violations, spared, log)
+
+
+def _needs_check(fwk: Framework, pods: Sequence[Pod], assignments: Sequence[tuple[Pod, int]]):
+    """Which units the reprieve must check. When every preemptor pod's Filter verdict on a node
+    depends only on that node's pods (scheduling/columns.py), a unit with no pod on a node the
+    re-run used and no required anti-affinity of its own cannot change a verdict: it is put
+    back unchecked (its pods stay removed until the trial is rolled back, which changes
+    nothing the checks see). Otherwise every unit is checked."""
+    args = fwk.profile.plugin_args.get("PodTopologySpread")
+    defaults = getattr(args, "default_constraints", ()) if args is not None else ()
+    hard_defaults = any(c.when_unsatisfiable == "DoNotSchedule" for c in defaults)
+    if not all(filter_is_node_local(p, hard_defaults) for p in pods):
+        return lambda unit: True
+    used = {node for _, node in assignments}
+    return lambda unit: bool(used.intersection(unit.nodes)) or any(has_required_anti_affinity(p) for p in unit.pods)
 
 
 def _on_columns(fwk: Framework, ctx: PreemptionContext, priority: int, state: ClusterState,
