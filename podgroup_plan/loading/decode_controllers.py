@@ -9,6 +9,7 @@ its problems are reported at the template's own path in the controller's documen
 """
 from __future__ import annotations
 
+import re
 from typing import Mapping
 
 import orjson
@@ -32,6 +33,8 @@ from podgroup_plan.model.objects import BASIC, GANG, OwnerReference, Pod
 from podgroup_plan.controllers.names import fnv32a, safe_encode
 
 GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
+MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000  # pkg/apis/batch/validation: maxParallelismForIndexedJob
+_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
 JOBSET_DEFAULT_GROUP = "default"
 
@@ -96,8 +99,7 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
     """A Job from its spec at `path` (`("spec",)`, or a JobSet's replicated job template)."""
     completions = spec.get("completions")
     indexed = spec.get("completionMode") == "Indexed"
-    if indexed and completions is None:
-        report(path + ("completions",), "required when completionMode is Indexed")
+    _job_rules(spec, path, name, report)
     conditions = status.get("conditions") or ()
     suspended = any(c.get("type") == "Suspended" and c.get("status") == "True" for c in conditions)
     annotations = meta.get("annotations") or {}
@@ -126,6 +128,30 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         source=source_of(doc),
     )
+
+
+def _job_rules(spec: Mapping, path: tuple, name: str, report: Report) -> None:
+    """The apiserver's Job validation the schema cannot state (pkg/apis/batch/validation
+    `validateJobSpec`, `ValidateJob`), worded as our other problems are."""
+    completions, parallelism = spec.get("completions"), spec.get("parallelism")
+    if spec.get("completionMode") == "Indexed":
+        if completions is None:
+            report(path + ("completions",), "required when completion mode is Indexed")
+        if parallelism is not None and parallelism > MAX_PARALLELISM_FOR_INDEXED_JOB:
+            report(path + ("parallelism",), f"must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} "
+                                            "when completion mode is Indexed")
+        if name and completions:
+            # the controller names pods (and their hostnames) `<job>-<index>`
+            longest = f"{name}-{completions - 1}"
+            if len(longest) > 63 or not _DNS1123_LABEL.fullmatch(longest):
+                report(("metadata", "name"), f"will not able to create pod with invalid DNS label: {longest}")
+    restart = spec["template"]["spec"].get("restartPolicy") or "Always"
+    if restart not in ("OnFailure", "Never"):
+        where = path + ("template", "spec", "restartPolicy")
+        if restart == "Always" and not spec["template"]["spec"].get("restartPolicy"):
+            report(where, 'required for a Job: valid values "OnFailure", "Never"')
+        else:
+            report(where, f'unsupported value "{restart}"; supported values: "OnFailure", "Never"')
 
 
 def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> Job:
@@ -220,8 +246,11 @@ def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, mem
     for i, rj in enumerate(spec["replicatedJobs"]):
         template = rj["template"]
         job_spec = dict(template["spec"])
-        if job_spec.get("completionMode") is None:  # the webhook's default
+        if job_spec.get("completionMode") is None:  # the webhook's defaults
             job_spec["completionMode"] = "Indexed"
+        pod_spec = job_spec["template"]["spec"]
+        if not pod_spec.get("restartPolicy"):
+            job_spec["template"] = {**job_spec["template"], "spec": {**pod_spec, "restartPolicy": "OnFailure"}}
         job_meta = template.get("metadata") or {}
         job = job_from_spec(doc, job_meta, job_spec, {}, ("spec", "replicatedJobs", i, "template", "spec"),
                             priorities, report, memo, namespace, "")

@@ -303,13 +303,16 @@ def test_without_expansion_adds_nothing_and_names_what_it_skipped(tmp_path):
 
 @pytest.mark.parametrize("spec, line, message", [
     pytest.param("parallelism: -1", 7, "spec.parallelism: must be at least 0, got -1", id="negative"),
-    pytest.param("completionMode: Indexed", 6, "spec.completions: required when completionMode is Indexed",
+    pytest.param("completionMode: Indexed", 6, "spec.completions: required when completion mode is Indexed",
                  id="indexed-without-completions"),
     pytest.param("scheduling: {schedulingPolicy: {gang: {minCount: 0}}}", 7,
                  "spec.scheduling.schedulingPolicy.gang.minCount", id="min-count-zero"),
     pytest.param("scheduling: {schedulingPolicy: {basic: {}, gang: {}}}", 7,
                  "spec.scheduling.schedulingPolicy: exactly one of basic, gang is required, but both are set",
                  id="basic-and-gang"),
+    pytest.param("completionMode: Indexed\n  completions: 2\n  parallelism: 100001", 9,
+                 "spec.parallelism: must be less than or equal to 100000 when completion mode is Indexed",
+                 id="indexed-parallelism-limit"),
     pytest.param("scheduling: {disruptionMode: {}}", 7,
                  "spec.scheduling.disruptionMode: exactly one of single, all is required", id="disruption-empty"),
 ])
@@ -389,3 +392,23 @@ spec: {containers: [{name: c}]}
     ci = expand(load(tmp_path, job(spec="parallelism: 3", status="status: {startTime: '2026-01-01T00:00:00Z'}") + pending), GATES)
     assert len(pods_of(ci, "Job", "train")) == 3  # the pending one and 2 new
     assert ci.pod_groups == ()  # a started Job whose pods name no group gets none
+
+
+def test_job_template_restart_policy_is_checked_as_the_apiserver_does(tmp_path):
+    text = job(spec="parallelism: 1").replace("restartPolicy: Never", "restartPolicy: Always")
+    with pytest.raises(InputError) as err:
+        load(tmp_path, text)
+    assert 'spec.template.spec.restartPolicy: unsupported value "Always"; supported values: "OnFailure", "Never"' \
+        in str(err.value.problems[0])
+
+
+def test_indexed_job_whose_last_pod_name_is_no_dns_label_is_bad_input(tmp_path):
+    with pytest.raises(InputError) as err:
+        load(tmp_path, job(name="j" * 62, spec="completionMode: Indexed\n  completions: 10"))
+    assert f"metadata.name: will not able to create pod with invalid DNS label: {'j' * 62}-9" \
+        in str(err.value.problems[0])
+
+
+def test_job_set_templates_default_their_restart_policy(tmp_path):
+    # JobSet's webhook defaults restartPolicy OnFailure; the template in JOBSET sets none
+    assert len(expand(load(tmp_path, JOBSET), GATES).pods) == 5
