@@ -19,6 +19,7 @@ through `Section`s; nothing here knows about plans.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -38,7 +39,7 @@ MIN_ELIDED = 10
 # Detail lines start this far in under their row; their wrapped continuations twice as far.
 DETAIL_INDENT = 2
 
-_RUNS = re.compile(r"[0-9]+|[^0-9]+")
+_DIGIT_RUNS = re.compile(r"([0-9]+)")
 
 
 def natural_key(text: str) -> tuple:
@@ -48,13 +49,26 @@ def natural_key(text: str) -> tuple:
     A digit run becomes ("0", value, digits) and any other run (run, 0, ""): every character that
     is not a digit sorts below or above "0" exactly as it sorts below or above any digit, so mixed
     runs compare as their code points would; equal values ("01", "1") fall back to the text."""
-    return tuple(("0", int(run), run) if run[0].isdigit() and run.isascii() else (run, 0, "")
-                 for run in _RUNS.findall(text))
+    parts = _DIGIT_RUNS.split(text)  # text, digits, text, ... (text pieces may be empty)
+    if len(parts) == 1:
+        return ((text, 0, ""),) if text else ()
+    key = []
+    for i, part in enumerate(parts):
+        if i & 1:
+            key.append(("0", int(part), part))
+        elif part:
+            key.append((part, 0, ""))
+    return tuple(key)
+
+
+@lru_cache(maxsize=4096)
+def _namespace_key(namespace: str) -> tuple:
+    return natural_key(namespace)  # a plan has few namespaces and many names in each
 
 
 def natural_ref_key(namespace: str, name: str) -> tuple:
     """Namespace first, then name, both natural."""
-    return (natural_key(namespace), natural_key(name))
+    return (_namespace_key(namespace), natural_key(name))
 
 
 def as_text(value: str | Text | None, style: str = "") -> Text:

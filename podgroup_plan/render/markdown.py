@@ -109,7 +109,7 @@ def owners(result: PlanResult) -> list[str]:
 
 def unscheduled_pods(result: PlanResult, pods: str = "pending") -> list[str]:
     """The pods that did not end Scheduled (`pods="all"`: every pod) with their messages."""
-    listed = [p for p in by_name(result.pods) if pods == "all" or p.status != SCHEDULED]
+    listed = by_name([p for p in result.pods if pods == "all" or p.status != SCHEDULED])
     title = "### Pods" if pods == "all" else "### Pods that did not schedule"
     lines = [title, ""]
     if not listed:

@@ -12,8 +12,8 @@ add a section, add a function to `SECTIONS`. Rows are in natural order (`job-2` 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -22,7 +22,7 @@ from podgroup_plan import KUBERNETES_VERSION
 from podgroup_plan.render import common, layout
 from podgroup_plan.render.common import DASH, ref
 from podgroup_plan.render.layout import Column, natural_ref_key
-from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult, PodResult
+from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult, PodGroupResult, PodResult
 
 # Width when nothing says otherwise (contract: COLUMNS, else the terminal's, else 80).
 DEFAULT_WIDTH = 80
@@ -55,6 +55,18 @@ class View:
     pods: str = PODS_PENDING
     # The configuration used, as the header names it (a file, or the built-in default).
     configuration: str | None = None
+    # Lists several sections share, computed once (`memo`): sorting 50,000 pods takes a while.
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def not_scheduled_pods(self) -> list[PodResult]:
+        """The pods that did not end Scheduled, in natural order."""
+        return self.memo("not_scheduled", lambda: by_name(
+            [p for p in self.result.pods if p.status != SCHEDULED]))
 
 
 def status_text(status: str | None) -> Text:
@@ -187,10 +199,9 @@ def composites(view: View) -> list[Text]:
 # --- pods ---------------------------------------------------------------------------------------
 
 def listed_pods(view: View) -> list[PodResult]:
-    pods = by_name(view.result.pods)
     if view.pods == PODS_ALL:
-        return pods
-    return [p for p in pods if p.status != SCHEDULED]
+        return by_name(view.result.pods)
+    return view.not_scheduled_pods()
 
 
 def pods(view: View) -> list[Text]:
@@ -233,8 +244,8 @@ def pod_reasons(view: View) -> list[Text]:
     """Why pending pods did not schedule: one entry per distinct (status, message), naming its
     pods, in the order of their first pod (a gang's pods mostly share one message)."""
     by_reason: dict[tuple[str, str | None], list[str]] = {}
-    for p in by_name(common.pending_pods(view.result)):
-        if p.status != SCHEDULED:
+    for p in view.not_scheduled_pods():
+        if p.status != PREEMPTED:  # pending pods only: an evicted one was running
             by_reason.setdefault((p.status, common.pod_detail(p)), []).append(ref(p.namespace, p.name))
     items = []
     for (status, message), names in list(by_reason.items())[:MAX_LISTED]:
