@@ -41,8 +41,13 @@ class Problem:
                             ("namespace", MAX_VALUE * 4), ("path", MAX_VALUE * 4),
                             ("kind", MAX_VALUE), ("file", MAX_MESSAGE)):
             value = getattr(self, name)
-            if isinstance(value, str) and len(value) > limit:
-                object.__setattr__(self, name, shorten(value, limit))
+            if isinstance(value, str):
+                # one problem, one line: a line break quoted from the input is shown escaped
+                shown = value.replace("\r", "\\r").replace("\n", "\\n")
+                if len(shown) > limit:
+                    shown = shorten(shown, limit)
+                if shown is not value:
+                    object.__setattr__(self, name, shown)
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.document or 0, self.path or "", self.message)

@@ -476,7 +476,7 @@ def _event_documents(path: str, text: str, problems: list[Problem]) -> Iterator[
             builder.anchors = {}  # anchors are local to their document
             try:
                 value = builder.build(root)
-            except _Unusual:
+            except (_Unusual, RecursionError):  # too deep for Python: the node path says so
                 raise _Unusual(document - 1) from None
             get()  # DocumentEnd
             if value is None:  # empty document (only comments, or `---` twice)
@@ -485,8 +485,8 @@ def _event_documents(path: str, text: str, problems: list[Problem]) -> Iterator[
             yield from _objects(value, path, document, root.start_mark.line + 1, (), item_lines, problems)
     except yaml.MarkedYAMLError as e:
         problems.append(_yaml_problem(path, e))
-    except yaml.YAMLError as e:  # pragma: no cover - libyaml errors are marked
-        problems.append(Problem(path, f"invalid YAML: {e}"))
+    except yaml.YAMLError as e:  # a reader error (a control character): marked by position
+        problems.append(_unmarked_yaml_problem(path, text, e))
     finally:
         loader.dispose()
 
@@ -617,10 +617,18 @@ class _EventBuilder:
 
 def _node_documents(path: str, text: str, problems: list[Problem], skip: int = 0) -> Iterator[Document]:
     """PyYAML's composer and constructor (`_Loader.construct`), from document `skip` + 1."""
+    too_deep = _first_too_deep(text)
     loader = _Loader(text)
     document = 0
     try:
         while loader.check_node():
+            if too_deep is not None and document + 1 == too_deep[0]:
+                # libyaml's composer would overflow the C stack (kubectl's decoder allows
+                # 10,000 levels; Python code, even libyaml's composer, cannot follow so far)
+                problems.append(Problem(path, f"invalid YAML: nested more than {MAX_DEPTH} levels "
+                                              "deep; the rest of the file was not read",
+                                        line=too_deep[1]))
+                return
             node = loader.get_node()
             document += 1
             if document <= skip:
@@ -638,10 +646,33 @@ def _node_documents(path: str, text: str, problems: list[Problem], skip: int = 0
             yield from _objects(value, path, document, node.start_mark.line + 1, (), item_lines, problems)
     except yaml.MarkedYAMLError as e:
         problems.append(_yaml_problem(path, e))
-    except yaml.YAMLError as e:  # pragma: no cover - libyaml errors are marked
-        problems.append(Problem(path, f"invalid YAML: {e}"))
+    except yaml.YAMLError as e:  # a reader error (a control character): marked by position
+        problems.append(_unmarked_yaml_problem(path, text, e))
     finally:
         loader.dispose()
+
+
+MAX_DEPTH = 500  # collections inside collections: real manifests use a few dozen
+
+
+def _first_too_deep(text: str) -> tuple[int, int] | None:
+    """(1-based document, line) of the first document nested more than MAX_DEPTH deep, found
+    from the parser's events alone (a flat loop: no composer, no recursion)."""
+    depth, document = 0, 0
+    try:
+        for event in yaml.parse(text, Loader=_BaseLoader):
+            kind = type(event)
+            if kind is MappingStartEvent or kind is SequenceStartEvent:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return document, event.start_mark.line + 1
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                depth -= 1
+            elif kind is DocumentStartEvent:
+                document += 1
+    except yaml.YAMLError:
+        pass  # the composer reports it, with its line
+    return None
 
 
 def _node_item_lines(node: yaml.Node, memo: dict[int, Any], out: dict[int, list[int]]) -> None:
@@ -654,6 +685,17 @@ def _node_item_lines(node: yaml.Node, memo: dict[int, Any], out: dict[int, list[
             out[id(memo[id(val)])] = [item.start_mark.line + 1 for item in val.value]
             for item in val.value:
                 _node_item_lines(item, memo, out)
+
+
+def _unmarked_yaml_problem(path: str, text: str, e: yaml.YAMLError) -> Problem:
+    """A YAML error without a mark: the reader's refusal of a character YAML does not allow
+    (`\x00`, most control characters), which knows only its position in the text."""
+    if isinstance(e, yaml.reader.ReaderError):
+        line = text.count("\n", 0, e.position) + 1 if isinstance(e.position, int) else None
+        what = f"unacceptable character #x{e.character:04x}: {e.reason}" \
+            if isinstance(e.character, int) else str(e.reason)
+        return Problem(path, f"invalid YAML: {what}", line=line)
+    return Problem(path, f"invalid YAML: {' '.join(str(e).split())}")
 
 
 def _yaml_problem(path: str, e: yaml.MarkedYAMLError) -> Problem:

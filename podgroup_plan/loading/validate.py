@@ -19,6 +19,7 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
+from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
 from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
@@ -59,6 +60,48 @@ def dns_label_problem(name: str) -> str | None:
     )
 
 
+# Label keys and values, as the apiserver checks every object's metadata.labels
+# (apimachinery's IsQualifiedName and IsValidLabelValue). A selector can only match what a real
+# cluster could hold, so an invalid label is bad input rather than something to plan with.
+_LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
+_LABEL_RULE = ("alphanumeric characters, '-', '_' or '.', starting and ending with an "
+               "alphanumeric character, at most 63 characters")
+
+
+@lru_cache(maxsize=4096)  # the same keys and values recur on every object
+def label_key_problem(key: str) -> str | None:
+    """IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name."""
+    prefix, _, name = key.rpartition("/")
+    if "/" in key and (not prefix or dns_subdomain_problem(prefix)):
+        return (f'invalid label key "{shorten(key)}": the prefix before "/" must be a lowercase '
+                "RFC 1123 subdomain")
+    if not name or len(name) > 63 or not _LABEL_NAME.fullmatch(name):
+        return f'invalid label key "{shorten(key)}": the name must be {_LABEL_RULE}'
+    return None
+
+
+@lru_cache(maxsize=4096)
+def label_value_problem(value: str) -> str | None:
+    """IsValidLabelValue: empty, or a name as in a key."""
+    if value == "" or (len(value) <= 63 and _LABEL_NAME.fullmatch(value)):
+        return None
+    return f'invalid label value "{shorten(value)}": must be empty or {_LABEL_RULE}'
+
+
+def _label_issues(doc: Document) -> Iterator[Issue]:
+    labels = doc.metadata.get("labels")
+    if not isinstance(labels, dict):
+        return
+    for key, value in labels.items():
+        if not isinstance(key, str):
+            continue  # the schema reports it
+        problem = label_key_problem(key)
+        if problem is None and isinstance(value, str):
+            problem = label_value_problem(value)
+        if problem:
+            yield Issue(doc, ("metadata", "labels", key), problem)
+
+
 Identity = tuple[str, str, str]  # (kind, namespace, name)
 
 
@@ -77,6 +120,7 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
     """The rules about one object, checked on its raw document as it is read (a Pod's raw
     object is dropped once decoded): its names, a Pod's group links, a budget's union."""
     issues = list(_object_names(doc, key))
+    issues += _label_issues(doc)
     if doc.kind == "Pod":
         issues += pod_links(doc)
     elif doc.kind == "PodDisruptionBudget":

@@ -1,0 +1,238 @@
+"""Every class of problem the tool reports, each with a small input that shows it.
+
+`test_catalogue.py` runs each case through the command line, checks what it must show, and
+renders docs/problems.md from the real output: the document cannot say what the tool does not.
+A new kind of problem gets a case here (and the document is regenerated, see test_catalogue.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NODE = """\
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-1
+  labels: {topology.kubernetes.io/zone: zone-a}
+status:
+  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+"""
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-0
+  namespace: shop
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    resources:
+      requests: {cpu: 500m, memory: 1Gi}
+"""
+
+WORKLOAD = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: train, namespace: ml}
+spec:
+  podGroupTemplates:
+  - name: workers
+    schedulingPolicy: {gang: {minCount: 2}}
+"""
+
+POD_GROUP = """\
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: train-workers, namespace: ml}
+spec:
+  workloadRef: {workloadName: train, templateName: workers}
+  schedulingPolicy: {gang: {minCount: 2}}
+"""
+
+CONFIG = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+"""
+
+
+def doc(*parts: str) -> str:
+    return "---\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One problem class: `files` (name -> text, or bytes) written to an empty folder, then
+    `args` run there (`{}` stands for every manifest file, in name order). `shows` must be in
+    what the tool prints on stderr; `code` is the exit code (contract.md)."""
+
+    section: str
+    title: str
+    files: dict
+    shows: str
+    args: tuple = ("validate", "{}")
+    code: int = 2
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def pod(**edits: str) -> str:
+    """POD with texts replaced: pod(**{"cpu: 500m": "cpu: -1"})."""
+    text = POD
+    for old, new in edits.items():
+        text = text.replace(old, new)
+    return text
+
+
+CASES: list[Case] = [
+    # --- reading the input ------------------------------------------------------------------
+    Case("Reading files", "A path that does not exist",
+         {}, "no such file or folder", args=("validate", "missing.yaml")),
+    Case("Reading files", "A folder without manifests",
+         {"notes/readme.txt": "nothing here\n"}, "folder holds no .yaml, .yml or .json files",
+         args=("validate", "notes")),
+    Case("Reading files", "Bytes that are not UTF-8",
+         {"latin1.yaml": b"apiVersion: v1\nkind: Node\nmetadata: {name: n\xe9}\n"},
+         "not UTF-8 text"),
+    Case("Reading files", "A YAML syntax error",
+         {"bad.yaml": "apiVersion: v1\nkind: Node\nmetadata: {name: node-1\n"}, "invalid YAML:"),
+    Case("Reading files", "A character YAML does not allow",
+         {"nul.yaml": "apiVersion: v1\nkind: Node\x00\n"}, "unacceptable character #x0000"),
+    Case("Reading files", "A truncated JSON dump",
+         {"dump.json": '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "items": [\n    {\n'
+                       '      "apiVersion": "v1",\n      "kind": "Node",\n'},
+         "invalid JSON: unexpected end of data"),
+    Case("Reading files", "An alias bomb (excessive aliasing)",
+         {"bomb.yaml": "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+             f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))},
+         "document contains excessive aliasing",
+         note="The limit is kubectl's: go-yaml's alias budget (see loading/aliases.py)."),
+    Case("Reading files", "An anchor containing itself",
+         {"loop.yaml": "a: &x [1, *x]\n"}, "an anchor's value contains an alias to itself"),
+    Case("Reading files", "Collections nested too deeply",
+         {"deep.yaml": "a: " + "[" * 600 + "]" * 600 + "\n"}, "nested more than 500 levels deep",
+         note="kubectl's decoder allows 10,000 levels; this tool's YAML reader cannot follow so "
+              "far, and real manifests use a few dozen."),
+    Case("Reading files", "A document that is not an object",
+         {"list.yaml": "- apiVersion: v1\n  kind: Node\n"}, "expected a Kubernetes object"),
+    Case("Reading files", "No apiVersion or kind",
+         {"m.yaml": "metadata: {name: x}\n"}, "required field is missing"),
+    Case("Reading files", "No Node and no Pod in the whole input",
+         {"empty.yaml": "# nothing yet\n"}, "no Node and no Pod found in the input",
+         note="Empty files, empty standard input, or only kinds the planner ignores: a CI "
+              "gate fed a failed snapshot must not pass."),
+
+    # --- kinds and fields --------------------------------------------------------------------
+    Case("Kinds and fields", "A known kind in an API version the planner does not read",
+         {"m.yaml": NODE.replace("apiVersion: v1", "apiVersion: v2")}, "unsupported apiVersion"),
+    Case("Kinds and fields", "A field of the wrong type",
+         {"m.yaml": doc(NODE, pod(**{"name: web-0": "name: [web-0]"}))}, "must be a string"),
+    Case("Kinds and fields", "A required field missing",
+         {"m.yaml": doc(NODE, POD.replace("  - name: web\n    image", "  - image"))}, "required"),
+    Case("Kinds and fields", "An unsupported value",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  preemptionPolicy: Sometimes\n"))},
+         "unsupported value"),
+    Case("Kinds and fields", "A name that is not a DNS name",
+         {"m.yaml": doc(NODE, pod(**{"name: web-0": "name: Web_0"}))}, "metadata.name"),
+    Case("Kinds and fields", "A label value that is not valid",
+         {"m.yaml": doc(NODE.replace("zone-a", "zone a!"), POD)}, "invalid label value"),
+    Case("Kinds and fields", "A label key that is not valid",
+         {"m.yaml": doc(NODE.replace("topology.kubernetes.io/zone", "Topology_/zone"), POD)},
+         "invalid label key"),
+    Case("Kinds and fields", "The same object twice",
+         {"a.yaml": doc(NODE, POD), "b.yaml": POD}, "also at"),
+    Case("Kinds and fields", "A timestamp that is not RFC 3339",
+         {"m.yaml": doc(NODE, POD.replace("  namespace: shop\n",
+                                          "  namespace: shop\n  creationTimestamp: yesterday\n"))},
+         "invalid timestamp"),
+
+    # --- quantities --------------------------------------------------------------------------
+    Case("Quantities", "Not a quantity",
+         {"m.yaml": doc(NODE, pod(**{"cpu: 500m": "cpu: 1.2.3"}))}, "invalid quantity"),
+    Case("Quantities", "A negative request",
+         {"m.yaml": doc(NODE, pod(**{"cpu: 500m": "cpu: -1"}))},
+         "must be greater than or equal to 0"),
+    Case("Quantities", "An amount past kube-scheduler's 64-bit integers",
+         {"m.yaml": doc(NODE.replace('cpu: "8"', 'cpu: "1e18"'), POD)}, "is too large",
+         note="A binarySI amount (`Ki` ... `Ei`) past 2^63-1 is capped silently, as "
+              "upstream's ParseQuantity caps it; a decimal one past what MilliValue() (cpu) or "
+              "Value() (everything else) holds is refused."),
+    Case("Quantities", "A pod whose summed requests overflow",
+         {"m.yaml": doc(NODE, POD.replace(
+             "  - name: web\n    image: nginx:1.27\n    resources:\n      requests: {cpu: 500m, memory: 1Gi}\n",
+             "  - {name: a, image: x, resources: {requests: {memory: 8Ei}}}\n"
+             "  - {name: b, image: x, resources: {requests: {memory: 8Ei}}}\n"))},
+         "the pod's total memory request"),
+    Case("Quantities", "A huge value (cut in the message)",
+         {"m.yaml": doc(NODE, pod(**{"cpu: 500m": "cpu: " + "9" * 5000 + "x"}))},
+         "characters cut"),
+
+    # --- references and group rules ---------------------------------------------------------
+    Case("References and groups", "A PodGroup naming a Workload that is not in the input",
+         {"m.yaml": doc(NODE, POD_GROUP)}, 'Workload "train" not found'),
+    Case("References and groups", "A PodGroup naming a template its Workload lacks",
+         {"m.yaml": doc(NODE, WORKLOAD, POD_GROUP.replace("templateName: workers",
+                                                           "templateName: leaders"))},
+         'has no pod group template "leaders"'),
+    Case("References and groups", "A missing reference beside an unreadable file",
+         {"a.yaml": "kind: [\n", "b.yaml": doc(NODE, POD_GROUP)},
+         "which could not be read whole"),
+    Case("References and groups", "minCount below 1",
+         {"m.yaml": doc(NODE, WORKLOAD, POD_GROUP.replace("minCount: 2}}\n", "minCount: 0}}\n"))},
+         "must be at least 1"),
+    Case("References and groups", "A pod naming its group two ways",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  schedulingGroup: {podGroupName: g}\n"
+                                          "  workloadRef: {name: w, podGroup: g}\n"))},
+         "cannot be set together with spec.workloadRef"),
+    Case("References and groups", "A priorityClassName that is not in the input",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  priorityClassName: urgent\n"))},
+         'no PriorityClass with name "urgent"'),
+    Case("References and groups", "Two global default PriorityClasses",
+         {"m.yaml": doc(NODE, *[
+             f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {n}}}\n"
+             "value: 10\nglobalDefault: true\n" for n in ("a", "b")])},
+         "only one PriorityClass may be the global default"),
+
+    # --- the scheduler's configuration -------------------------------------------------------
+    Case("Scheduler configuration", "An unknown plugin",
+         {"m.yaml": NODE, "sched.cfg": CONFIG + "  plugins:\n    score:\n      enabled:\n"
+                                                 "      - {name: NoSuchPlugin}\n"},
+         'unknown plugin "NoSuchPlugin"', args=("validate", "{}", "--scheduler-config", "sched.cfg")),
+    Case("Scheduler configuration", "Two profiles with one schedulerName",
+         {"m.yaml": NODE, "sched.cfg": CONFIG + "- schedulerName: default-scheduler\n"},
+         "Duplicate value", args=("validate", "{}", "--scheduler-config", "sched.cfg")),
+    Case("Scheduler configuration", "An unknown field",
+         {"m.yaml": NODE, "sched.cfg": CONFIG + "  bogusField: 50\n"},
+         "unknown field", args=("validate", "{}", "--scheduler-config", "sched.cfg")),
+    Case("Scheduler configuration", "A bad plugin argument",
+         {"m.yaml": NODE, "sched.cfg": CONFIG + "  pluginConfig:\n  - name: NodeResourcesFit\n"
+                                                 "    args: {scoringStrategy: {type: Bogus}}\n"},
+         "unsupported value", args=("validate", "{}", "--scheduler-config", "sched.cfg")),
+    Case("Scheduler configuration", "A configuration among the manifests, with a problem",
+         {"m.yaml": NODE, "sched.yaml": CONFIG + "  plugins:\n    score:\n      enabled:\n"
+                                                  "      - {name: NoSuchPlugin}\n"},
+         'unknown plugin "NoSuchPlugin"'),
+    Case("Scheduler configuration", "A --scheduler-config file of another kind",
+         {"m.yaml": NODE, "sched.cfg": NODE}, "expected a KubeSchedulerConfiguration",
+         args=("validate", "{}", "--scheduler-config", "sched.cfg")),
+    Case("Scheduler configuration", "A feature gate value that is not a boolean",
+         {"m.yaml": NODE}, "strconv.ParseBool",
+         args=("validate", "{}", "--feature-gates", "GenericWorkload=maybe")),
+    Case("Scheduler configuration", "An unknown feature gate",
+         {"m.yaml": NODE}, "unrecognized feature gate",
+         args=("validate", "{}", "--feature-gates", "NoSuchGate=true")),
+
+    # --- the command line and its output ----------------------------------------------------
+    Case("Command line and output", "--output-file naming an input",
+         {"m.yaml": doc(NODE, POD)}, "--output-file names an input",
+         args=("simulate", "{}", "--output-file", "m.yaml")),
+    Case("Command line and output", "A named pipe in an input folder",
+         {"m.yaml": NODE, "pipe.yaml": "<fifo>"}, "not a regular file (a named pipe)",
+         args=("validate", ".")),
+    Case("Command line and output", "explain: a target that is not in the input",
+         {"m.yaml": doc(NODE, POD)}, "no such pending Pod in the input",
+         args=("explain", "{}", "--pod", "shop/nope")),
+]
