@@ -759,16 +759,27 @@ def _to_stdout(write: Callable[[], Any]) -> None:
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write `text` to a new file beside `target`, then rename it over `target`."""
+    """Write `text` to a new file beside `target`, then rename it over `target` (a regular
+    file, or none yet); anything else is written in place."""
     import tempfile
+
+    import stat
 
     target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
     try:
-        mode = target.stat().st_mode & 0o777
+        info = target.stat()
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
+    else:
+        if not stat.S_ISREG(info.st_mode):
+            # a pipe (`--output-file >(jq .)`), a terminal, /dev/null or /dev/full: written in
+            # place; renaming over it would replace the device with a file
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            return
+        mode = info.st_mode & 0o777
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

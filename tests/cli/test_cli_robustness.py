@@ -403,3 +403,23 @@ def test_a_missing_reference_is_reported_with_a_syntax_error_elsewhere(tmp_path)
         f"{tmp_path / 'pg.yaml'}:5: PodGroup default/g: spec.workloadRef.workloadName: Workload "
         f"\"nowhere\" not found in namespace \"default\" (it may be in {tmp_path / 'a-broken.yaml'}, "
         "which could not be read whole)")
+
+
+def test_an_output_file_that_is_not_a_regular_file_is_written_in_place(tmp_path):
+    """A pipe or a device (`--output-file /dev/stdout`, `>(jq .)`) is written into, never
+    renamed over: the atomic replacement is for regular files only."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    import threading
+
+    fifo = tmp_path / "out.pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+    reader.start()
+    result = run("simulate", MANIFESTS, "-o", "json", "--output-file", fifo)
+    reader.join(timeout=60)
+    assert result.exit_code == 0, result.stderr
+    assert got and got[0].startswith("{")
+    assert os.path.exists(fifo) and not os.path.isfile(fifo)  # still the pipe
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.pipe"]
