@@ -89,6 +89,12 @@ def render(results: dict[str, tuple[list[str], str]]) -> str:
         f"  `{cli.INTERNAL_ERROR}<Type>: <message>`, exit 3; `--debug` adds the Python",
         "  traceback.",
         "",
+        "Beyond these cases, `tests/fuzz` runs the command line on mutated real manifests (wrong",
+        "types, missing fields, huge numbers, bad quantities and labels, deep nesting, aliases,",
+        "binary, empty and truncated files) and checks that every answer is one of the above; CI",
+        "runs a fixed budget, and a longer run is",
+        "`FUZZ_EXAMPLES=3000 python -m pytest tests/fuzz -q -p no:cacheprovider`.",
+        "",
     ]
     section = None
     for case in CASES:
