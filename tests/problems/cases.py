@@ -190,11 +190,10 @@ CASES: list[Case] = [
     Case("References and groups", "A priorityClassName that is not in the input",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  priorityClassName: urgent\n"))},
          'no PriorityClass with name "urgent"'),
-    Case("References and groups", "Two global default PriorityClasses",
-         {"m.yaml": doc(NODE, *[
-             f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {{name: {n}}}\n"
-             "value: 10\nglobalDefault: true\n" for n in ("a", "b")])},
-         "only one PriorityClass may be the global default"),
+    Case("References and groups", "A PriorityClass value above the user-definable range",
+         {"m.yaml": doc(NODE, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                              "metadata: {name: urgent}\nvalue: 2000000000\n")},
+         "for a user-defined PriorityClass"),
 
     # --- the scheduler's configuration -------------------------------------------------------
     Case("Scheduler configuration", "An unknown plugin",
