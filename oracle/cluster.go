@@ -7,14 +7,21 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -27,6 +34,7 @@ import (
 // Cluster is one scheduler instance over one fake API server.
 type Cluster struct {
 	Client    *fake.Clientset
+	Tracker   clienttesting.ObjectTracker
 	Informers informers.SharedInformerFactory
 	Sched     *scheduler.Scheduler
 	Snapshot  *internalcache.Snapshot
@@ -36,6 +44,45 @@ type Cluster struct {
 }
 
 var podsResource = v1.SchemeGroupVersion.WithResource("pods")
+
+// versionedTracker is client-go's fake object tracker with one API-server behaviour added:
+// every write gives the object a new metadata.resourceVersion. kube-scheduler's event handlers
+// ignore an update whose resourceVersion did not change (a resync), so without it a PodGroup's
+// new condition would never reach the scheduler's cache.
+type versionedTracker struct {
+	clienttesting.ObjectTracker
+	mu      sync.Mutex
+	version int64
+}
+
+func (t *versionedTracker) bump(obj runtime.Object) {
+	if acc, err := meta.Accessor(obj); err == nil {
+		t.mu.Lock()
+		t.version++
+		acc.SetResourceVersion(strconv.FormatInt(t.version, 10))
+		t.mu.Unlock()
+	}
+}
+
+func (t *versionedTracker) Add(obj runtime.Object) error {
+	t.bump(obj)
+	return t.ObjectTracker.Add(obj)
+}
+
+func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	t.bump(obj)
+	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	t.bump(obj)
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	t.bump(obj)
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
+}
 
 // newCluster starts the scheduler over a fake API server holding the input; with
 // withPending false the pending pods are left out (scheduler mode creates them itself, in
@@ -48,7 +95,22 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 		}
 		objects = append(objects, o)
 	}
-	client := fake.NewSimpleClientset(objects...)
+	tracker := &versionedTracker{ObjectTracker: clienttesting.NewObjectTracker(clientscheme.Scheme, clientscheme.Codecs.UniversalDecoder())}
+	for _, o := range objects {
+		if err := tracker.Add(o); err != nil {
+			return nil, err
+		}
+	}
+	client := &fake.Clientset{}
+	client.AddReactor("*", "*", clienttesting.ObjectReaction(tracker))
+	client.AddWatchReactor("*", func(action clienttesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		return err == nil, w, err
+	})
 	// The fake object tracker does not know the binding subresource: a Binding sets the pod's
 	// nodeName, as the API server's binding storage does.
 	client.PrependReactor("create", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
@@ -57,7 +119,7 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 			return false, nil, nil
 		}
 		binding := create.GetObject().(*v1.Binding)
-		obj, err := client.Tracker().Get(podsResource, binding.Namespace, binding.Name)
+		obj, err := tracker.Get(podsResource, binding.Namespace, binding.Name)
 		if err != nil {
 			return true, nil, err
 		}
@@ -66,7 +128,7 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 			return true, nil, apierrors.NewConflict(podsResource.GroupResource(), pod.Name, fmt.Errorf("pod %s is already assigned to node %q", pod.Name, pod.Spec.NodeName))
 		}
 		pod.Spec.NodeName = binding.Target.Name
-		return true, binding, client.Tracker().Update(podsResource, pod, pod.Namespace)
+		return true, binding, tracker.Update(podsResource, pod, pod.Namespace)
 	})
 
 	factory := scheduler.NewInformerFactory(client, 0, nil)
@@ -95,7 +157,7 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 	if err := sched.WaitForHandlersSync(ctx); err != nil {
 		return nil, err
 	}
-	c := &Cluster{Client: client, Informers: factory, Sched: sched, Snapshot: snapshot, Clock: clock, Input: in, Config: cfg}
+	c := &Cluster{Client: client, Tracker: tracker, Informers: factory, Sched: sched, Snapshot: snapshot, Clock: clock, Input: in, Config: cfg}
 	if err := c.waitForCache(ctx); err != nil {
 		return nil, err
 	}

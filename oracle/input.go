@@ -26,8 +26,8 @@ import (
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
@@ -47,7 +47,7 @@ type Input struct {
 	ReplicaSets        []*appsv1.ReplicaSet
 	StatefulSets       []*appsv1.StatefulSet
 	RCs                []*v1.ReplicationController
-	Workloads          []runtime.Object // v1beta1 or v1alpha3 Workloads
+	Workloads          []runtime.Object              // v1beta1 or v1alpha3 Workloads
 	PodGroups          []*schedulingv1beta1.PodGroup // v1alpha3 ones converted, as the API server serves them
 	CompositePodGroups []*schedulingv1alpha3.CompositePodGroup
 	SchedulerConfig    []byte // a KubeSchedulerConfiguration found among the manifests

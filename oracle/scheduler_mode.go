@@ -19,11 +19,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
@@ -195,13 +197,23 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 	deleted := map[string]string{} // pod key -> node it was deleted from
 	c.Client.PrependReactor("delete", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		del := action.(clienttesting.DeleteAction)
-		if obj, err := c.Client.Tracker().Get(podsResource, del.GetNamespace(), del.GetName()); err == nil {
+		if obj, err := c.Tracker.Get(podsResource, del.GetNamespace(), del.GetName()); err == nil {
 			deletedMu.Lock()
 			deleted[key(del.GetNamespace(), del.GetName())] = obj.(*v1.Pod).Spec.NodeName
 			deletedMu.Unlock()
 		}
 		return false, nil, nil
 	})
+	if os.Getenv("ORACLE_DEBUG") != "" {
+		c.Client.PrependReactor("*", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
+			if p, ok := action.(clienttesting.PatchAction); ok {
+				fmt.Fprintf(os.Stderr, "patch %s %s/%s %s\n", action.GetResource().Resource, p.GetNamespace(), p.GetName(), p.GetPatch())
+			} else if action.GetVerb() != "get" && action.GetVerb() != "list" && action.GetVerb() != "watch" {
+				fmt.Fprintf(os.Stderr, "%s %s %s\n", action.GetVerb(), action.GetResource().Resource, action.GetSubresource())
+			}
+			return false, nil, nil
+		})
+	}
 	rec := &tieRecorder{ties: map[string][]string{}, moved: map[string]string{}}
 	rec.wrap(c, opts)
 
@@ -232,6 +244,9 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 			report.Cycles++
 			c.Sched.ScheduleOne(ctx)
 			c.waitForBindings(rec)
+			if opts.ties {
+				c.settle(ctx)
+			}
 		}
 		mark := c.changeMark(&deletedMu, deleted)
 		if report.Rounds > 1 && mark == lastChange {
@@ -293,6 +308,39 @@ func (c *Cluster) waitForBindings(rec *tieRecorder) {
 	}
 }
 
+// settle waits until the informers show every pod's and PodGroup's current state (binding,
+// nomination, conditions), so that the next cycle sees what the last one wrote, as it would
+// after the API server's watch caught up. Without it the result would depend on goroutine
+// timing (e.g. whether a PodGroup's True condition arrived before its next cycle).
+func (c *Cluster) settle(ctx context.Context) {
+	podLister := c.Informers.Core().V1().Pods().Lister()
+	waitFor(5*time.Second, func() bool {
+		objs, err := c.Tracker.List(podsResource, v1.SchemeGroupVersion.WithKind("Pod"), "")
+		if err != nil {
+			return true
+		}
+		for _, o := range objs.(*v1.PodList).Items {
+			seen, err := podLister.Pods(o.Namespace).Get(o.Name)
+			if err != nil || seen.Spec.NodeName != o.Spec.NodeName || seen.Status.NominatedNodeName != o.Status.NominatedNodeName ||
+				!equality.Semantic.DeepEqual(seen.Status.Conditions, o.Status.Conditions) {
+				return false
+			}
+		}
+		groups, err := c.Client.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return true
+		}
+		groupLister := c.Informers.Scheduling().V1beta1().PodGroups().Lister()
+		for _, g := range groups.Items {
+			seen, err := groupLister.PodGroups(g.Namespace).Get(g.Name)
+			if err != nil || !equality.Semantic.DeepEqual(seen.Status.Conditions, g.Status.Conditions) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func splitKey(k string) (string, string) {
 	for i := 0; i < len(k); i++ {
 		if k[i] == '/' {
@@ -325,7 +373,7 @@ func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending 
 	report.Victims = []victimJSON{}
 	for _, p := range pending {
 		out := podOutcomeJSON{Namespace: p.Namespace, Name: p.Name}
-		obj, err := c.Client.Tracker().Get(podsResource, p.Namespace, p.Name)
+		obj, err := c.Tracker.Get(podsResource, p.Namespace, p.Name)
 		if err != nil {
 			out.Deleted = true
 		} else {
