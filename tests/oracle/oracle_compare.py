@@ -92,3 +92,58 @@ def _compare_schedule(o: dict, p: dict) -> list[str]:
     if ps_["node"] != expected:
         out.append(f"node: planner {ps_['node']}, oracle's best nodes {best} (tie rule: {expected})")
     return out
+
+
+def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any]) -> list[str]:
+    """`scheduler` mode: the oracle ran with --tie-break=name (the planner's tie rule, README
+    deviation), so every decision compares exactly: each pending pod's node, or its status,
+    reason and message to the character; each PodGroup's conditions; the victims."""
+    problems: list[str] = []
+    p_pods = {(p["namespace"], p["name"]): p for p in planner["pods"]}
+    for o in oracle["pods"]:
+        k = (o["namespace"], o["name"])
+        p = p_pods.get(k)
+        if p is None:
+            problems.append(f"{k[0]}/{k[1]}: not in the plan")
+            continue
+        problems += [f"{k[0]}/{k[1]}: {m}" for m in _compare_pod_outcome(o, p)]
+    p_groups = {(g["namespace"], g["name"]): g for g in planner["podGroups"]}
+    for o in oracle["podGroups"]:
+        k = (o["namespace"], o["name"])
+        p = p_groups.get(k)
+        if p is None:
+            problems.append(f"PodGroup {k[0]}/{k[1]}: not in the plan")
+            continue
+        theirs = [{f: c[f] for f in ("type", "status", "reason", "message")} for c in p["conditions"]]
+        if o["conditions"] != theirs:
+            problems.append(f"PodGroup {k[0]}/{k[1]} conditions: oracle {o['conditions']}, planner {theirs}")
+    o_victims = sorted((v["namespace"], v["name"]) for v in oracle["victims"])
+    p_victims = sorted((v["namespace"], v["name"]) for v in planner["victims"])
+    if o_victims != p_victims:
+        problems.append(f"victims: oracle {o_victims}, planner {p_victims}")
+    return problems
+
+
+def _compare_pod_outcome(o: dict, p: dict) -> list[str]:
+    if o["deleted"]:
+        return [] if p["status"] == "Preempted" else [f"deleted by kube-scheduler, planner says {p['status']}"]
+    if o["node"] is not None:
+        if p["status"] != "Scheduled" or p["node"] != o["node"]:
+            return [f"kube-scheduler bound it to {o['node']} (tied: {o['ties']}), planner: {p['status']} {p['node']} {p['message']!r}"]
+        return []
+    out = []
+    cond = o["condition"]
+    if cond is None:
+        # never tried (gated at PreEnqueue, or no profile): the planner says Waiting or Ignored
+        if p["status"] not in ("Waiting", "Ignored"):
+            out.append(f"never tried by kube-scheduler, planner: {p['status']} {p['message']!r}")
+        return out
+    if cond["reason"] == "SchedulingGated":
+        return [] if p["status"] == "Waiting" else [f"kube-scheduler: SchedulingGated, planner: {p['status']}"]
+    if p["status"] not in ("Unschedulable",) or p["reason"] != cond["reason"]:
+        out.append(f"kube-scheduler: {cond['reason']}, planner: {p['status']} {p['reason']} on {p['node']}")
+    if p["message"] != cond["message"]:
+        out.append(f"message: kube-scheduler {cond['message']!r}, planner {p['message']!r}")
+    if (o["nominatedNode"] or None) != (p.get("nominatedNode") or None):
+        out.append(f"nominated node: kube-scheduler {o['nominatedNode']}, planner {p.get('nominatedNode')}")
+    return out

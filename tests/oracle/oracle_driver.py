@@ -103,3 +103,42 @@ def _without_preemption(config: Mapping | None) -> dict:
         post = profile.setdefault("plugins", {}).setdefault("postFilter", {})
         post.setdefault("disabled", []).append({"name": "DefaultPreemption"})
     return cfg
+
+
+def write_scheduler_mismatch(documents: list[dict], config: Mapping | None, gates: Mapping[str, bool],
+                             oracle: dict, problems: list[str]) -> Path:
+    """The shrunk case as a scenario folder whose `expected.yaml` holds kube-scheduler's
+    outcome (node ties broken by name, as the planner does) and `disagreement`."""
+    from podgroup_plan.framework.config import resolve_feature_gates
+
+    folder = out_root() / f"oracle-scheduler-{case_id(documents, config, gates)}"
+    write_manifests(folder, documents, config)
+    pods = []
+    for o in oracle["pods"]:
+        entry: dict[str, Any] = {"namespace": o["namespace"], "name": o["name"]}
+        if o["deleted"]:
+            entry["status"] = "Preempted"
+        elif o["node"] is not None:
+            entry.update(status="Scheduled", node=o["node"])
+        elif o["condition"] is not None and o["condition"]["reason"] != "SchedulingGated":
+            entry.update(status="Unschedulable", node=None, reason=o["condition"]["reason"],
+                         message=o["condition"]["message"])
+        else:
+            entry["status"] = "Waiting"
+        pods.append(entry)
+    expected: dict[str, Any] = {
+        "description": "Found by the kube-scheduler v1.37.2 oracle (scheduler mode): " + problems[0][:200],
+        "disagreement": "; ".join(problems)[:2000],
+    }
+    defaults = resolve_feature_gates(None)
+    differing = {k: v for k, v in gates.items() if defaults.get(k) != v}
+    if differing:
+        expected["featureGates"] = differing
+    expected["pods"] = pods
+    expected["podGroups"] = [{"namespace": g["namespace"], "name": g["name"], "conditions": g["conditions"]}
+                             for g in oracle["podGroups"]]
+    expected["victims"] = [{"namespace": v["namespace"], "name": v["name"]} for v in oracle["victims"]]
+    with open(folder / "expected.yaml", "w", encoding="utf-8") as fh:
+        yaml.safe_dump(expected, fh, sort_keys=False, width=120)
+    (folder / "oracle-scheduler.json").write_text(json.dumps(oracle, indent=1), encoding="utf-8")
+    return folder

@@ -67,3 +67,9 @@ def oracle_config(config: Mapping | None, planner_gates: Mapping[str, bool]) -> 
         multi = profile.setdefault("plugins", {}).setdefault("multiPoint", {})
         multi.setdefault("disabled", []).append({"name": "DefaultPreemption"})
     return cfg
+
+
+def scheduler_gates() -> dict[str, bool]:
+    """The gates scheduler-mode cases run with (rule 4: the planner's defaults, explicitly)."""
+    from podgroup_plan.framework.config import resolve_feature_gates
+    return dict(resolve_feature_gates(None))

@@ -24,10 +24,15 @@ APPS = ["web", "db", "cache"]
 NAMESPACES = ["default", "team-a"]
 TAINTS = [("dedicated", "gpu"), ("maintenance", "true"), ("spot", "yes")]
 EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
-IMAGES = ["registry.example/app:1", "registry.example/base:2", "nginx:1.27"]
-IMAGE_SIZES = [10 << 20, 200 << 20, 900 << 20]
+IMAGES = ["registry.example/app:1", "registry.example/base:2", "nginx:1.27", "busybox"]
+IMAGE_SIZES = [10 << 20, 200 << 20, 900 << 20, 2000 << 20]
 HOST_PORTS = [8080, 9090]
 NODE_LABELS = {"disk": ["ssd", "hdd"], "tier": ["1", "2", "3"]}
+
+
+def _normalised(image: str) -> str:
+    name = image if "/" in image.split(":")[0] and "." in image.split("/")[0] else "docker.io/library/" + image
+    return name if ":" in name.rsplit("/", 1)[-1] else name + ":latest"
 
 
 def _name(prefix: str, i: int) -> str:
@@ -58,10 +63,13 @@ def nodes(draw, count: int) -> list[dict]:
             spec["taints"] = [{"key": k, "value": v, "effect": e} for (k, v), e in taints]
         if draw(st.integers(0, 9)) == 0:
             spec["unschedulable"] = True
+        if draw(st.integers(0, 3)) == 0:
+            allocatable["ephemeral-storage"] = draw(st.sampled_from(["10Gi", "100Gi"]))
         status: dict[str, Any] = {"allocatable": allocatable, "capacity": dict(allocatable)}
-        images = draw(st.lists(st.sampled_from(range(len(IMAGES))), max_size=2, unique=True))
+        images = draw(st.lists(st.sampled_from(range(len(IMAGES))), max_size=3, unique=True))
         if images:
-            status["images"] = [{"names": [IMAGES[j]], "sizeBytes": IMAGE_SIZES[j]} for j in images]
+            # kubelets report normalised names (docker.io/library/busybox:latest for busybox)
+            status["images"] = [{"names": [_normalised(IMAGES[j])], "sizeBytes": IMAGE_SIZES[j]} for j in images]
         out.append({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels},
                     "spec": spec, "status": status})
     return out
@@ -78,6 +86,8 @@ def containers(draw, with_gpu: bool) -> dict:
                    "memory": draw(st.sampled_from(["128Mi", "1Gi", "3Gi"]))}
         if with_gpu:
             amounts[GPU] = draw(st.sampled_from(["1", "2"]))
+        if draw(st.integers(0, 5)) == 0:
+            amounts["ephemeral-storage"] = draw(st.sampled_from(["1Gi", "20Gi"]))
         if draw(st.integers(0, 3)) == 0:
             amounts.pop(draw(st.sampled_from(["cpu", "memory"])))
         return {"limits": amounts} if kind == "limits-only" else {"requests": amounts}
@@ -92,6 +102,8 @@ def containers(draw, with_gpu: bool) -> dict:
             port = {"containerPort": 80, "hostPort": draw(st.sampled_from(HOST_PORTS))}
             if draw(st.booleans()):
                 port["protocol"] = draw(st.sampled_from(["TCP", "UDP"]))
+            if draw(st.integers(0, 3)) == 0:
+                port["hostIP"] = draw(st.sampled_from(["10.0.0.1", "0.0.0.0"]))
             c["ports"] = [port]
         main.append(c)
     spec: dict[str, Any] = {"containers": main}
@@ -100,6 +112,8 @@ def containers(draw, with_gpu: bool) -> dict:
         if draw(st.booleans()):
             init["restartPolicy"] = "Always"  # a sidecar
         spec["initContainers"] = [init]
+    if draw(st.integers(0, 6)) == 0:
+        spec["overhead"] = {"cpu": "250m", "memory": "64Mi"}
     return spec
 
 
@@ -123,6 +137,14 @@ def node_affinity(draw) -> dict:
     if draw(st.booleans()):
         terms = [{"matchExpressions": [expression() for _ in range(draw(st.integers(1, 2)))]}
                  for _ in range(draw(st.integers(1, 2)))]
+        if draw(st.integers(0, 3)) == 0:
+            # matchFields on metadata.name: NodeAffinity's PreFilter narrows the node set
+            field = {"key": "metadata.name", "operator": draw(st.sampled_from(["In", "NotIn"])),
+                     "values": draw(st.lists(st.sampled_from(["node-0", "node-1", "node-2", "node-9"]), min_size=1, max_size=2, unique=True))}
+            if draw(st.booleans()):
+                terms[0]["matchFields"] = [field]
+            else:
+                terms = [{"matchFields": [field]}]
         out["requiredDuringSchedulingIgnoredDuringExecution"] = {"nodeSelectorTerms": terms}
     if draw(st.booleans()):
         out["preferredDuringSchedulingIgnoredDuringExecution"] = [
@@ -135,8 +157,16 @@ def node_affinity(draw) -> dict:
 def pod_affinity(draw, anti: bool) -> dict:
     def term() -> dict:
         t: dict[str, Any] = {"labelSelector": _selector(draw), "topologyKey": draw(st.sampled_from([HOSTNAME, ZONE]))}
-        if draw(st.integers(0, 4)) == 0:
+        choice = draw(st.integers(0, 7))
+        if choice == 0:
             t["namespaces"] = [draw(st.sampled_from(NAMESPACES))]
+        elif choice == 1:
+            t["namespaceSelector"] = draw(st.sampled_from([{}, {"matchLabels": {"team": "a"}}]))
+        elif choice == 2:
+            t["matchLabelKeys"] = ["tier"]
+        elif choice == 3:
+            t["labelSelector"] = {"matchExpressions": [{"key": "app", "operator": draw(st.sampled_from(["In", "NotIn"])),
+                                                         "values": [draw(st.sampled_from(APPS))]}]}
         return t
 
     out: dict[str, Any] = {}
@@ -159,6 +189,10 @@ def spread_constraints(draw, app: str) -> list[dict]:
             c["nodeTaintsPolicy"] = "Honor"
         if draw(st.integers(0, 4)) == 0:
             c["nodeAffinityPolicy"] = "Ignore"
+        if c["whenUnsatisfiable"] == "DoNotSchedule" and draw(st.integers(0, 4)) == 0:
+            c["minDomains"] = draw(st.sampled_from([2, 3]))
+        if draw(st.integers(0, 5)) == 0:
+            c["matchLabelKeys"] = ["tier"]
         out.append(c)
     return out
 
@@ -193,16 +227,23 @@ def pod(draw, name: str, node: str | None, pending: bool) -> dict:
                 t["operator"] = "Exists"
             if effect:
                 t["effect"] = effect
+            if effect == "NoExecute" and draw(st.booleans()):
+                t["tolerationSeconds"] = 60
             tolerations.append(t)
         if tolerations:
             spec["tolerations"] = tolerations
         if draw(st.integers(0, 3)) == 0:
             spec["topologySpreadConstraints"] = draw(spread_constraints(app))
-    elif draw(st.integers(0, 5)) == 0:
-        # a running pod with anti-affinity (InterPodAffinity's "existing pods" rule)
-        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-            {"labelSelector": _selector(draw), "topologyKey": draw(st.sampled_from([HOSTNAME, ZONE]))}]}}
-    meta = {"name": name, "namespace": ns, "labels": {"app": app}}
+    elif draw(st.integers(0, 3)) == 0:
+        # running pods with (anti-)affinity: InterPodAffinity's "existing pods" rules and scores
+        kind = draw(st.sampled_from(["podAntiAffinity", "podAffinity"]))
+        spec["affinity"] = {kind: draw(pod_affinity(anti=kind == "podAntiAffinity"))}
+        if not spec["affinity"][kind]:
+            del spec["affinity"]
+    labels = {"app": app}
+    if draw(st.booleans()):
+        labels["tier"] = draw(st.sampled_from(["front", "back"]))
+    meta = {"name": name, "namespace": ns, "labels": labels}
     doc: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
     if node is not None:
         doc["status"] = {"phase": "Running"}
@@ -267,4 +308,68 @@ def framework_cases(draw) -> dict:
         docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
     for i in range(draw(st.integers(1, 3))):
         docs.append(draw(pod(_name("pending", i), None, pending=True)))
+    docs += draw(extras())
     return {"documents": docs, "config": draw(scheduler_config())}
+
+
+@st.composite
+def extras(draw) -> list[dict]:
+    """Namespaces with labels (for namespaceSelector) and Services (their selectors feed
+    PodTopologySpread's system default constraints)."""
+    docs: list[dict] = []
+    if draw(st.booleans()):
+        docs.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a", "labels": {"team": "a"}}})
+    for app in draw(st.lists(st.sampled_from(APPS), max_size=2, unique=True)):
+        docs.append({"apiVersion": "v1", "kind": "Service", "metadata": {"name": f"svc-{app}", "namespace": draw(st.sampled_from(NAMESPACES))},
+                     "spec": {"selector": {"app": app}, "ports": [{"port": 80}]}})
+    return docs
+
+
+def _timestamp(i: int) -> str:
+    return f"2026-05-01T10:{i // 60:02d}:{i % 60:02d}Z"
+
+
+@st.composite
+def scheduler_cases(draw, topology: bool = True) -> dict:
+    """A cluster, lone pending pods and PodGroups (gang or basic, optionally with a topology
+    constraint), for scheduler mode: the whole queue, one cycle after another. Every object
+    gets a distinct creationTimestamp, so the queue order is fixed by the input."""
+    n_nodes = draw(st.integers(1, 5))
+    node_docs = draw(nodes(n_nodes))
+    names = [n["metadata"]["name"] for n in node_docs]
+    docs = list(node_docs)
+    clock = 0
+    for i in range(draw(st.integers(0, 4))):
+        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
+    for i in range(draw(st.integers(0, 3))):
+        p = draw(pod(_name("single", i), None, pending=True))
+        p["metadata"]["creationTimestamp"] = _timestamp(clock)
+        clock += 1
+        docs.append(p)
+    for g in range(draw(st.integers(0, 2))):
+        size = draw(st.integers(1, 4))
+        ns = draw(st.sampled_from(NAMESPACES))
+        name = f"group-{g}"
+        policy = draw(st.sampled_from(["gang", "gang", "basic"]))
+        spec: dict[str, Any] = {"schedulingPolicy": {"gang": {"minCount": draw(st.integers(1, size))}} if policy == "gang"
+                                else {"basic": {}}}
+        if topology and draw(st.integers(0, 2)) == 0:
+            spec["schedulingConstraints"] = {"topology": [{"key": draw(st.sampled_from([ZONE, "disk"]))}]}
+        docs.append({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+                     "metadata": {"name": name, "namespace": ns, "creationTimestamp": _timestamp(clock)}, "spec": spec})
+        priority = draw(st.sampled_from([0, 100]))
+        template = draw(pod("template", None, pending=True))
+        for j in range(size):
+            p = json_copy(template)
+            p["metadata"].update(name=f"{name}-{j}", namespace=ns, creationTimestamp=_timestamp(clock))
+            p["spec"]["priority"] = priority
+            p["spec"]["schedulingGroup"] = {"podGroupName": name}
+            clock += 1
+            docs.append(p)
+    docs += draw(extras())
+    return {"documents": docs, "config": draw(scheduler_config())}
+
+
+def json_copy(doc: dict) -> dict:
+    import json
+    return json.loads(json.dumps(doc))

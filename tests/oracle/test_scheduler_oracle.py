@@ -1,0 +1,50 @@
+"""Differential test, scheduler mode: whole plans against kube-scheduler v1.37.2's own Scheduler
+(oracle/scheduler_mode.go) on generated clusters with lone pods and PodGroups. The oracle breaks
+node ties by name (the planner's README deviation), so decisions compare exactly
+(oracle_compare.compare_scheduler), with the exclusions of oracle_exclusions.py.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis.control import current_build_context
+from oracle_compare import compare_scheduler
+from oracle_driver import run_oracle, write_manifests, write_scheduler_mismatch
+from oracle_exclusions import scheduler_gates
+from oracle_generate import scheduler_cases
+
+from podgroup_plan.loading import load_input
+from podgroup_plan.plan import plan
+
+EXAMPLES = int(os.environ.get("PODGROUP_PLAN_ORACLE_EXAMPLES", "0"))
+SETTINGS = settings(
+    max_examples=EXAMPLES or 25,
+    derandomize=not EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+
+
+def _check(oracle_bin: Path, case: dict, gates: dict[str, bool]) -> None:
+    with tempfile.TemporaryDirectory(prefix="oracle-case-") as tmp:
+        manifests = write_manifests(Path(tmp), case["documents"], None)
+        oracle = run_oracle(oracle_bin, "scheduler", manifests, gates, case["config"], extra=("--tie-break", "name"))
+        planner = plan(load_input([str(manifests)]), scheduler_config=case["config"], feature_gates=gates).to_dict()
+    problems = compare_scheduler(oracle, planner)
+    if problems:
+        where = ""
+        if current_build_context().is_final:
+            folder = write_scheduler_mismatch(case["documents"], case["config"], gates, oracle, problems)
+            where = f"\nscenario folder: {folder}"
+        raise AssertionError("planner differs from kube-scheduler v1.37.2 (scheduler mode):\n  "
+                             + "\n  ".join(problems[:20]) + where)
+
+
+@SETTINGS
+@given(case=scheduler_cases())
+def test_scheduler_mode_matches_kube_scheduler(oracle_bin, case):
+    _check(oracle_bin, case, scheduler_gates())
