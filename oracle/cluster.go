@@ -87,7 +87,7 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 // newCluster starts the scheduler over a fake API server holding the input; with
 // withPending false the pending pods are left out (scheduler mode creates them itself, in
 // queue order).
-func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration, withPending bool) (*Cluster, error) {
+func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration, withPending, sortPlacements bool) (*Cluster, error) {
 	var objects []runtime.Object
 	for _, o := range in.objects() {
 		if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && !withPending {
@@ -143,6 +143,10 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
 		scheduler.WithNodeInfoSnapshot(snapshot),
 		scheduler.WithClock(clock),
+	}
+	if sortPlacements {
+		useSortedPlacement(cfg.Profiles)
+		opts = append(opts, scheduler.WithFrameworkOutOfTreeRegistry(sortedPlacementRegistry()))
 	}
 	sched, err := scheduler.New(ctx, client, factory, nil, recorders, opts...)
 	if err != nil {

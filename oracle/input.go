@@ -224,7 +224,8 @@ func (in *Input) admit() {
 	var global *schedulingv1.PriorityClass
 	for _, pc := range in.PriorityClasses {
 		classes[pc.Name] = pc
-		if pc.GlobalDefault && (global == nil || pc.Value > global.Value) {
+		// Two global defaults (a race the plugin tolerates): the lowest value wins.
+		if pc.GlobalDefault && (global == nil || pc.Value < global.Value) {
 			global = pc
 		}
 	}
@@ -249,6 +250,24 @@ func (in *Input) admit() {
 			policy := *pc.PreemptionPolicy
 			pod.Spec.PreemptionPolicy = &policy
 		}
+	}
+	// PodGroups likewise (the plugin's admitPodGroup, with GenericWorkload on): no priority
+	// means the named class's, else the global default's, else 0.
+	for _, pg := range in.PodGroups {
+		if pg.Spec.Priority != nil {
+			continue
+		}
+		var pc *schedulingv1.PriorityClass
+		if pg.Spec.PriorityClassName != "" {
+			pc = classes[pg.Spec.PriorityClassName]
+		} else {
+			pc = global
+		}
+		value := int32(0)
+		if pc != nil {
+			value = pc.Value
+		}
+		pg.Spec.Priority = &value
 	}
 	seen := map[string]bool{}
 	for _, ns := range in.Namespaces {

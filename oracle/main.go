@@ -107,7 +107,7 @@ func run(mode, configFile, gates string, opts schedulerOptions, paths []string) 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cluster, err := newCluster(ctx, in, cfg, mode == "framework")
+	cluster, err := newCluster(ctx, in, cfg, mode == "framework", mode == "scheduler" && opts.tieBreak == "name")
 	if err != nil {
 		return err
 	}

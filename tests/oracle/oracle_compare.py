@@ -7,9 +7,15 @@ are the only allowed differences; each cites the README deviation or scope rule 
 """
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Mapping
 
-from oracle_exclusions import OUT_OF_SCOPE_SCORE_PLUGINS, planner_node_for_tie
+from oracle_exclusions import (
+    OUT_OF_SCOPE_SCORE_PLUGINS,
+    apply_known_planner_mismatches,
+    normalise_oracle_text,
+    planner_node_for_tie,
+)
 
 
 def compare_framework(oracle: dict[str, Any], planner: dict[str, Any]) -> list[str]:
@@ -94,10 +100,16 @@ def _compare_schedule(o: dict, p: dict) -> list[str]:
     return out
 
 
-def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any]) -> list[str]:
+def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Mapping[str, bool],
+                      known: set[str] | None = None) -> list[str]:
     """`scheduler` mode: the oracle ran with --tie-break=name (the planner's tie rule, README
     deviation), so every decision compares exactly: each pending pod's node, or its status,
-    reason and message to the character; each PodGroup's conditions; the victims."""
+    reason and message to the character; each PodGroup's conditions; the victims. Texts go
+    through the exclusion rules first (oracle side) and the known planner mismatches (planner
+    side, collected into `known`)."""
+    known = set() if known is None else known
+    oracle = _normalised_oracle(oracle, gates)
+    planner = _normalised_planner(planner, known)
     problems: list[str] = []
     p_pods = {(p["namespace"], p["name"]): p for p in planner["pods"]}
     for o in oracle["pods"]:
@@ -122,6 +134,27 @@ def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any]) -> list[s
     if o_victims != p_victims:
         problems.append(f"victims: oracle {o_victims}, planner {p_victims}")
     return problems
+
+
+def _normalised_oracle(oracle: dict, gates: Mapping[str, bool]) -> dict:
+    oracle = copy.deepcopy(oracle)
+    for pod in oracle["pods"]:
+        if pod["condition"]:
+            pod["condition"]["message"] = normalise_oracle_text(pod["condition"]["message"], gates)
+    for group in oracle["podGroups"]:
+        for cond in group["conditions"]:
+            cond["message"] = normalise_oracle_text(cond["message"], gates)
+    return oracle
+
+
+def _normalised_planner(planner: dict, known: set[str]) -> dict:
+    planner = copy.deepcopy(planner)
+    for pod in planner["pods"]:
+        pod["message"] = apply_known_planner_mismatches(pod["message"], known)
+    for group in planner["podGroups"]:
+        for cond in group["conditions"]:
+            cond["message"] = apply_known_planner_mismatches(cond["message"], known)
+    return planner
 
 
 def _compare_pod_outcome(o: dict, p: dict) -> list[str]:

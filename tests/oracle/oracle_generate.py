@@ -140,7 +140,7 @@ def node_affinity(draw) -> dict:
         if draw(st.integers(0, 3)) == 0:
             # matchFields on metadata.name: NodeAffinity's PreFilter narrows the node set
             field = {"key": "metadata.name", "operator": draw(st.sampled_from(["In", "NotIn"])),
-                     "values": draw(st.lists(st.sampled_from(["node-0", "node-1", "node-2", "node-9"]), min_size=1, max_size=2, unique=True))}
+                     "values": [draw(st.sampled_from(["node-0", "node-1", "node-2", "node-9"]))]}  # API validation: exactly one
             if draw(st.booleans()):
                 terms[0]["matchFields"] = [field]
             else:
@@ -355,9 +355,11 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
                                 else {"basic": {}}}
         if topology and draw(st.integers(0, 2)) == 0:
             spec["schedulingConstraints"] = {"topology": [{"key": draw(st.sampled_from([ZONE, "disk"]))}]}
+        priority = draw(st.sampled_from([0, 100]))
+        # an explicit priority (oracle_exclusions rule 8); now and then one its pods do not share
+        spec["priority"] = priority if draw(st.integers(0, 5)) else 1000
         docs.append({"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
                      "metadata": {"name": name, "namespace": ns, "creationTimestamp": _timestamp(clock)}, "spec": spec})
-        priority = draw(st.sampled_from([0, 100]))
         template = draw(pod("template", None, pending=True))
         for j in range(size):
             p = json_copy(template)
