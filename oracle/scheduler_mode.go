@@ -6,10 +6,12 @@ package main
 //
 // Time is a fake clock. Pending pods are created one by one in the planner's queue order
 // (priority, creationTimestamp, namespace, name), the clock stepping 1 ms between them, so
-// that the queue's "first seen" timestamps follow that order. When the active queue is empty,
-// a round ends: the clock jumps past every backoff and the unschedulable timeout, every
-// waiting entity is moved back to the active queue, and the next round starts. The run ends
-// after a round in which nothing was bound, nominated or evicted.
+// that the queue's "first seen" times follow that order. When the active queue is empty, a
+// round ends: the clock jumps past every backoff and what the round's cluster events moved to
+// the backoff queue (upstream's queueing hints) is activated for the next round. Entities in
+// the unschedulable pool stay there (the 5-minute flush is not modelled: the planner's passes
+// do not retry them either). The run ends after a round in which nothing was bound,
+// nominated or evicted.
 //
 // Ties: every SchedulePod call that scored several feasible nodes is re-evaluated on the
 // same snapshot to find every node with the best total; the decision's tie set is reported.
@@ -253,9 +255,11 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 			break
 		}
 		lastChange = mark
-		// Every backoff and the unschedulable timeout expire; everything waiting is retried.
-		c.Clock.Step(10 * time.Minute)
-		queue.MoveAllToActiveOrBackoffQueue(logger, framework.EventUnschedulableTimeout, nil, nil, nil)
+		// Every backoff expires; what the cluster events of the round moved to the backoff
+		// queue (queueing hints) is retried. Entities in the unschedulable pool stay there:
+		// upstream would flush them after podMaxInUnschedulablePodsDuration (5 minutes), the
+		// planner does not retry them until something is evicted (README, "Passes, not time").
+		c.Clock.Step(time.Minute)
 		backoff := map[string]*v1.Pod{}
 		for _, p := range queue.PodsInBackoffQ() {
 			backoff[key(p.Namespace, p.Name)] = p
