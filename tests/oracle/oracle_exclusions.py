@@ -63,7 +63,26 @@ PATCH_RELEASE_CHANGES: dict[str, str] = {
     "#141922 (v1.37.1): DRA allocator overflow fix": "out of scope (rule 2); no claims generated",
 }
 
-PLANNER_ONLY_GATES = frozenset({"WorkloadAwarePreemption"})
+def _planner_only_gates() -> frozenset[str]:
+    """The planner's own switches (WorkloadAwarePreemption, WorkloadWithJob): not kube-scheduler
+    gates, so never passed to the oracle."""
+    from podgroup_plan.framework.feature_gates import PLANNER_SWITCHES
+    return frozenset(PLANNER_SWITCHES)
+
+
+PLANNER_ONLY_GATES = _planner_only_gates()
+
+
+def upstream_default_gates() -> dict[str, bool]:
+    """kube-scheduler v1.37's own gate defaults, in the planner's terms (its switches at their
+    defaults): what the planner gives when told to use upstream's values for its four
+    group gates."""
+    from podgroup_plan.framework.config import resolve_feature_gates
+    from podgroup_plan.framework.feature_gates import PLANNER_DEFAULTS, V1_37_GATES
+    gates = dict(resolve_feature_gates(None))
+    for name in PLANNER_DEFAULTS:
+        gates[name] = V1_37_GATES[name].default
+    return gates
 
 
 def planner_node_for_tie(best_nodes: Sequence[str]) -> str:

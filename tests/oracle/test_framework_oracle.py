@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.control import current_build_context
 from oracle_compare import compare_framework
 from oracle_driver import run_oracle, write_framework_mismatch, write_manifests
+from oracle_exclusions import upstream_default_gates
 from oracle_generate import framework_cases
 from planner_probe import framework_report
 
@@ -59,9 +60,7 @@ def test_framework_mode_matches_kube_scheduler(oracle_bin, case):
 @given(case=framework_cases())
 def test_framework_mode_matches_with_upstream_gate_defaults(oracle_bin, case):
     """kube-scheduler v1.37's own defaults: every group gate off (different default plugins)."""
-    gates = {name: False for name in PLANNER_DEFAULT_GATES}
-    gates["WorkloadAwarePreemption"] = True
-    _check(oracle_bin, case, gates)
+    _check(oracle_bin, case, upstream_default_gates())
 
 
 def test_oracle_reports_every_node(oracle_bin, tmp_path):
