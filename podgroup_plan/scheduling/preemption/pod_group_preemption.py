@@ -147,7 +147,9 @@ def _reprieve_all(
 
     for unit, count in violating:
         if reprieve(unit, count):
-            spared.append(unit)
+            # A unit on no node the preemptor uses was never at risk: not "spared by a PDB".
+            if needs_check(unit):
+                spared.append(unit)
         else:
             violations += count
     for unit in fine:
