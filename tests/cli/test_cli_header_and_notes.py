@@ -93,3 +93,24 @@ def test_validate_counts_namespaces(tmp_path):
     assert "Namespace: 2" in out
     write(tmp_path, namespaces="")
     assert not any(line.startswith("Namespace:") for line in run("validate", tmp_path).stdout.splitlines())
+
+
+def test_width_is_columns_else_80(tmp_path, monkeypatch):
+    """COLUMNS when set, also when the output is redirected (CliRunner's is); else 80 (no
+    terminal here)."""
+    long_name = "a-pod-with-a-name-long-enough-to-need-more-than-eighty-columns-" + "x" * 40
+    write(tmp_path, node=NODE, pod=POD.replace("name: web", f"name: {long_name}").replace(
+        'cpu: "1"', 'cpu: "64"'))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    import os
+
+    def no_terminal(*args):
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", no_terminal)  # as in CI, whatever runs pytest
+    default = CliRunner().invoke(app, ["simulate", str(tmp_path)]).stdout.splitlines()
+    assert max(map(len, default)) == 80
+    wide = CliRunner().invoke(app, ["simulate", str(tmp_path)], env={"COLUMNS": "200"}).stdout
+    assert f"team-a/{long_name}" in wide and max(map(len, wide.splitlines())) <= 200
+    narrow = CliRunner().invoke(app, ["simulate", str(tmp_path)], env={"COLUMNS": "60"}).stdout
+    assert max(map(len, narrow.splitlines())) <= 60 and "…" in narrow
