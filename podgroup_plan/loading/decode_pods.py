@@ -303,7 +303,17 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
         ),
         uid=meta.get("uid") or "",
         source=Source(doc.file, doc.document, doc.line),
+        preempted_by_scheduler=_preempted_by_scheduler(status),
     )
+
+
+def _preempted_by_scheduler(status: Mapping) -> bool:
+    """The first DisruptionTarget condition says the scheduler preempted the pod (upstream
+    PodTerminatingByPreemption reads that one condition)."""
+    for condition in status.get("conditions") or ():
+        if isinstance(condition, Mapping) and condition.get("type") == "DisruptionTarget":
+            return condition.get("status") == "True" and condition.get("reason") == "PreemptionByScheduler"
+    return False
 
 
 def pod_group_link(spec: Mapping) -> str | None:

@@ -158,10 +158,19 @@ class Pod:
     owner_references: tuple[OwnerReference, ...] = ()
     uid: str = ""
     source: Source | None = None
+    # status.conditions: the first DisruptionTarget condition is True with reason
+    # PreemptionByScheduler (the scheduler evicted it; with deletion_timestamp set, it is
+    # terminating because of preemption).
+    preempted_by_scheduler: bool = False
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.namespace, self.name)
+
+    @property
+    def terminating_by_preemption(self) -> bool:
+        """upstream PodTerminatingByPreemption."""
+        return self.deletion_timestamp is not None and self.preempted_by_scheduler
 
     @property
     def is_running(self) -> bool:

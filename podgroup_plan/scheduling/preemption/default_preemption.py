@@ -39,6 +39,7 @@ from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "preemption: "
 NO_VICTIMS = "No preemption victims found for incoming pod"
+NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
 _PRIORITY_OFFSET = 2**31  # math.MaxInt32 + 1: keeps every term of the priority sum positive
 
@@ -58,6 +59,8 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
         return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (NOT_ELIGIBLE_NEVER,)))
     view = state.all_nodes  # a lone pod is filtered on every node
     codes = diagnosis.node_codes
+    if _terminating_victim_on_nominated_node(fwk, ctx, pod, state, codes):
+        return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (NOT_ELIGIBLE_TERMINATING,)))
     potential = view[codes == int(Code.UNSCHEDULABLE)] if codes is not None else view[:0]
     num_all = len(view)
 
@@ -101,6 +104,21 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
     msg = f"found a potential placement for pod on node {state.node_names[node]}, preempting {n} victims"
     return PreemptionOutcome(Status(Code.SUCCESS, (msg,)), victims=victims, node=node,
                              num_pdb_violations=num_violations, spared_by_pdb=spared)
+
+
+def _terminating_victim_on_nominated_node(fwk: Framework, ctx: PreemptionContext, pod: Pod,
+                                          state: ClusterState, codes) -> bool:
+    """PodEligibleToPreemptOthers: a pod nominated to a node (unless Filter found that node
+    UnschedulableAndUnresolvable) where a lower-priority pod is terminating because of
+    preemption waits for it instead of preempting again."""
+    nominator = getattr(fwk, "nominator", None)
+    node = nominator.node_of(pod) if nominator is not None else None
+    if node is None:
+        return False
+    if codes is not None and int(codes[node]) == int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE):
+        return False
+    return any(p.terminating_by_preemption and ctx.hierarchy.priority_of(p) < pod.priority
+               for p in state.pods_on_node[node].values())
 
 
 def _num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:

@@ -47,6 +47,7 @@ from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "pod group preemption: "
 NO_VICTIMS = "No preemption victims found for incoming preemptor"
+ONGOING = "ongoing preemption on nominated nodes"
 
 # The seam to the group cycle: runs the whole root algorithm on the cluster as it is, rolls its
 # own assumes back, and returns its root status and the placed pods with their nodes in
@@ -75,9 +76,28 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, group: PodGroup, pods: Sequ
     if preemption_policy(group, pods, policy_gate) == PREEMPT_NEVER:
         return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (NOT_ELIGIBLE_NEVER,)))
     priority = group.priority if group.priority is not None else (pods[0].priority if pods else 0)
+    ongoing = _ongoing_preemption(fwk, ctx, pods, priority, state)
+    if ongoing is not None:
+        return ongoing
     if all(ctx.column_only(p) for p in pods):
         return _on_columns(fwk, ctx, priority, state, rerun)
     return _pod_by_pod(fwk, ctx, priority, state, rerun, pods)
+
+
+def _ongoing_preemption(fwk: Framework, ctx: PreemptionContext, pods: Sequence[Pod], priority: int,
+                        state: ClusterState) -> PreemptionOutcome | None:
+    """A preemption already in flight: a member is nominated to a node where a lower-priority
+    pod is terminating because of preemption. v1.37.0 (PR #140641) answers Success and keeps
+    the current nominations; the group waits for the victims to go."""
+    nominator = getattr(fwk, "nominator", None)
+    if nominator is None:
+        return None
+    nominated = [(p, n) for p in pods if (n := nominator.node_of(p)) is not None]
+    for node in sorted({n for _, n in nominated}):
+        if any(p.terminating_by_preemption and ctx.hierarchy.priority_of(p) < priority
+               for p in state.pods_on_node[node].values()):
+            return PreemptionOutcome(Status(Code.SUCCESS, (ONGOING,)), nominations=nominated)
+    return None
 
 
 def _success(victims: list[VictimUnit], assignments: list[tuple[Pod, int]], violations: int,
