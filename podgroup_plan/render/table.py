@@ -154,7 +154,13 @@ def landed_lines(group: PodGroupResult, members: list[PodResult]) -> list[Text]:
 
 # Each function gives lines shown under a PodGroup's row, in this order.
 GroupDetail = Callable[[PodGroupResult, list[PodResult]], list[Text]]
-GROUP_DETAILS: list[GroupDetail] = [condition_lines, landed_lines]
+def placement_lines(group: PodGroupResult, members: list[PodResult]) -> list[Text]:
+    """The planner's line on the placement candidates (`z1-r4 chosen (score 139: ...); ...`)."""
+    summary = common.placement_summary(group)
+    return [Text(summary)] if summary else []
+
+
+GROUP_DETAILS: list[GroupDetail] = [condition_lines, landed_lines, placement_lines]
 
 
 def scheduled_of_min(group: PodGroupResult) -> str:

@@ -180,3 +180,18 @@ class PlanWithGates:
 
     def __getattr__(self, name):
         return getattr(self._result, name)
+
+
+def test_placement_candidates_are_a_line_under_the_group():
+    from dataclasses import replace
+
+    from podgroup_plan.result import PlacementResult
+
+    base = sample_plans.mixed()
+    trials = (PlacementResult("rack-2", 4, True, False, 3, "minCount (4) cannot be satisfied", None, None, False),
+              PlacementResult("rack-1", 4, True, True, 4, None, 187,
+                              (("PodGroupPodsCount", 100), ("NodeResourcesFit", 87)), True))
+    groups = tuple(replace(g, placements=trials) if g.name == "train-a" else g for g in base.pod_groups)
+    text = render_table(replace(base, pod_groups=groups), width=80)
+    assert detail(text, "ml/train-a ").endswith(
+        "placements: rack-1 chosen (score 187: pods 100, fit 87); rack-2: 3 pods placed, infeasible")
