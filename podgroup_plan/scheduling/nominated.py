@@ -71,7 +71,7 @@ class Nominator:
     def __init__(self, columns_only: bool = False) -> None:
         self._node_of: dict[PodKey, tuple[Pod, int]] = {}
         self._on_node: dict[int, dict[PodKey, Pod]] = {}
-        # the input has no pod (anti-)affinity and no spreading selectors (scheduling/columns.py)
+        # the input has no pod (anti-)affinity (scheduling/columns.py)
         self.columns_only = columns_only
         # Per node, over all its nominated pods: the lowest priority and the summed usage
         # (requests per resource row, non-zero cpu and memory, count), kept as the nominations
@@ -205,7 +205,7 @@ def filter_with_nominated(
 
     # First pass: with the nominated pods added to their nodes (and to PreFilter's state).
     with_nominated = Diagnosis()
-    on_columns = nominator.columns_only and pod_reads_columns_only(pod) and not _any_host_ports(nominated, special)
+    on_columns = nominator.columns_only and pod_reads_columns_only(pod, fwk) and not _any_host_ports(nominated, special)
     with state.tentative():
         if on_columns:
             _shift_in(nominator, state, special, nominated)

@@ -12,7 +12,7 @@ import signal
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodDisruptionBudget, PodGroup
+from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodDisruptionBudget, PodGroup, SpreadSelector
 from podgroup_plan.model.selectors import LabelSelector
 from podgroup_plan.plan import plan
 
@@ -63,14 +63,17 @@ def clusters(draw):
         groups.append(_group(f"new-g{g}", prio, draw(st.integers(1, size)), "single"))
         pods += [_pod(f"new-g{g}-{j}", cpu(), prio, None, group=f"new-g{g}") for j in range(size)]
     for k in range(draw(st.integers(0, 3))):
-        pods.append(_pod(f"new-{k}", cpu(), draw(st.sampled_from(PRIORITIES)), None))
+        pods.append(_pod(f"new-{k}", cpu(), draw(st.sampled_from(PRIORITIES)), None,
+                         app=draw(st.sampled_from(["x", "a"]))))
     pdbs = []
     if draw(st.booleans()):
         pdbs.append(PodDisruptionBudget("ns", "pdb-a", LabelSelector((("app", "a"),)),
                                         disruptions_allowed=draw(st.integers(0, 1))))
+    # a Service selecting app=a: system default spreading applies to the pods it selects
+    services = (SpreadSelector("Service", "ns", "svc-a", LabelSelector((("app", "a"),))),) if draw(st.booleans()) else ()
     return ClusterInput(nodes=tuple(nodes), pods=tuple(sorted(pods, key=lambda p: p.name)),
                         pod_groups=tuple(sorted(groups, key=lambda g: g.name)),
-                        pod_disruption_budgets=tuple(pdbs))
+                        pod_disruption_budgets=tuple(pdbs), spread_selectors=services)
 
 
 def _pod(name, cpu, priority, node, group=None, app="x"):

@@ -30,17 +30,17 @@ class PreemptionContext:
     hierarchy: Hierarchy
     budgets: Budgets
     # True when no plugin a preemptor uses can be affected by a pod on another node, nor by a
-    # pod's own fields beyond the usage columns (no pod (anti-)affinity anywhere in the input,
-    # no spreading selectors); the pod-level checks are done by `column_only(pod)`.
+    # pod's own fields beyond the usage columns (no pod (anti-)affinity anywhere in the input);
+    # the pod-level checks are done by `column_only(pod, fwk)`.
     columns_only_cluster: bool = False
 
     def placed(self, state: ClusterState):
         return lambda pod: state.node_of(pod) is not None
 
-    def column_only(self, pod: Pod) -> bool:
+    def column_only(self, pod: Pod, fwk: Framework | None = None) -> bool:
         """Whether every filter and score the pod meets reads only a node's usage columns and
         the node's own static fields, so that removing pods can be modelled on the columns."""
-        return self.columns_only_cluster and pod_reads_columns_only(pod)
+        return self.columns_only_cluster and pod_reads_columns_only(pod, fwk)
 
 
 @dataclass

@@ -16,7 +16,7 @@ of kube-scheduler v1.37.0 (spec: upstream.md section 4). The domain is the whole
 
 Speed: step 3 and 4 touch every lower-priority pod of the cluster. When no plugin can see a pod
 on another node or anything of a pod but the usage columns (no pod (anti-)affinity in the input,
-no spreading selectors, no host ports or spread constraints on the preemptor), removing the
+no host port and no spread constraint, own or default, for the preemptor), removing the
 victims is a vectorised shift of those columns by the per-priority sums of `usage.py`, and a
 unit with no pod on a node the re-run used cannot change any Filter verdict of step 4, so it is
 reprieved without a check. Otherwise every pod is removed and every unit checked one by one.
@@ -79,7 +79,7 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, group: PodGroup, pods: Sequ
     ongoing = _ongoing_preemption(fwk, ctx, pods, priority, state)
     if ongoing is not None:
         return ongoing
-    if all(ctx.column_only(p) for p in pods):
+    if all(ctx.column_only(p, fwk) for p in pods):
         return _on_columns(fwk, ctx, priority, state, rerun)
     return _pod_by_pod(fwk, ctx, priority, state, rerun, pods)
 
