@@ -9,7 +9,7 @@ smaller view, never a copy.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -24,8 +24,26 @@ MAX_NODE_SCORE = 100
 MIN_NODE_SCORE = 0
 
 
+T = TypeVar("T")
+
+
+class StateKey(str, Generic[T]):
+    """A CycleState key with the type of what it holds (upstream keys are strings such as
+    `"PreFilter" + Name`; this is that string, typed). Declare one per kind of data, e.g.
+    `PRE_FILTER_KEY: StateKey[_FitRequest] = StateKey("PreFilterNodeResourcesFit")`, and
+    read it back with `cs.read(PRE_FILTER_KEY)`."""
+
+    __slots__ = ()
+
+
 class CycleState(dict):
-    """Scratch space for one pod's scheduling cycle, keyed by plugin name (upstream CycleState)."""
+    """Scratch space for one pod's scheduling cycle, keyed by `StateKey`s (upstream CycleState)."""
+
+    def read(self, key: StateKey[T]) -> T | None:
+        return self.get(key)
+
+    def write(self, key: StateKey[T], value: T) -> None:
+        self[key] = value
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def pod_signature(pod: Pod) -> tuple:
 
 
 @dataclass(slots=True)
-class _Entry:
+class CacheEntry:
     version: int  # state.version the filter columns reflect
     n_resources: int
     passed: np.ndarray  # bool per node: passes every cached filter
@@ -103,7 +103,7 @@ class NodeLocalCache:
         self.static_filters = filters[:n_static]
         self.dynamic_filters = filters[n_static:]
         self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-        self._entries: OrderedDict[tuple, _Entry] = OrderedDict()  # least recently used first
+        self._entries: OrderedDict[tuple, CacheEntry] = OrderedDict()  # least recently used first
         # static part of a signature (and skips) -> (passed, fail_id) over all nodes
         self._static: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._bytes = 0
@@ -112,13 +112,9 @@ class NodeLocalCache:
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
 
-    def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> _Entry:
+    def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> CacheEntry:
         """The entry for this signature with its filter columns brought up to date."""
-        if self._state is None or self._state() is not state:
-            self._entries.clear()
-            self._static.clear()
-            self._bytes = 0
-            self._state = weakref.ref(state)
+        self._bind(state)
         key = (signature, frozenset(skipped))
         e = self._entries.get(key)
         if e is not None:
@@ -127,7 +123,7 @@ class NodeLocalCache:
             passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
             if e is not None:
                 self._bytes -= e.nbytes
-            e = _Entry(state.version, len(state.resource_names), passed, fail_id)
+            e = CacheEntry(state.version, len(state.resource_names), passed, fail_id)
             self._entries[key] = e
             self._resized(e)
         elif e.version != state.version:
@@ -140,7 +136,7 @@ class NodeLocalCache:
         return e
 
     def raw_scores(
-        self, e: _Entry, cs: CycleState, pod: Pod, state: ClusterState,
+        self, e: CacheEntry, cs: CycleState, pod: Pod, state: ClusterState,
         plugins: list[tuple[ScorePlugin, int]], plain: frozenset[str],
     ) -> None:
         """Bring the entry's raw scores of `plugins` (with weights) up to date, after PreScore ran
@@ -173,7 +169,7 @@ class NodeLocalCache:
             e.plain_sum[rows] = plain_part
         e.score_version = state.version
 
-    def _resized(self, e: _Entry) -> None:
+    def _resized(self, e: CacheEntry) -> None:
         """Account for `e`'s arrays now, then drop least recently used entries (never the one
         in use) until the total is within the budget."""
         size = e.size()
@@ -208,6 +204,21 @@ class NodeLocalCache:
             self.failures.append(k)
             self._failure_ids[k] = fid
         return fid
+
+    def fresh_rows(self, signature: tuple, cs, pod, state, rows: np.ndarray, skipped) -> tuple[np.ndarray, np.ndarray]:
+        """(passed, fail_id) at `rows` computed from the state as it is now, leaving the
+        signature entries alone (for a state holding a change its node versions do not show;
+        the static layer still serves, as that change cannot touch labels or taints)."""
+        self._bind(state)
+        return self._filter_rows(cs, pod, state, rows, skipped, signature[0])
+
+    def _bind(self, state) -> None:
+        """The entries hold for one ClusterState: another one empties the cache."""
+        if self._state is None or self._state() is not state:
+            self._entries.clear()
+            self._static.clear()
+            self._bytes = 0
+            self._state = weakref.ref(state)
 
     def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple[np.ndarray, np.ndarray]:
         """(passed, fail_id) of the static filters over all nodes, shared by every signature

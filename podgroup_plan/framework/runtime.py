@@ -22,6 +22,7 @@ from podgroup_plan.framework.interface import (
     CycleState,
     FilterPlugin,
     Group,
+    StateKey,
     Handle,
     Placement,
     PlacementFeasiblePlugin,
@@ -40,12 +41,18 @@ from podgroup_plan.framework.interface import (
     QueueSortPlugin,
     ScorePlugin,
 )
-from podgroup_plan.framework.node_cache import NodeLocalCache, pod_signature
+from podgroup_plan.framework.node_cache import CacheEntry, NodeLocalCache, pod_signature
 from podgroup_plan.framework.profile import Profile
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
 from podgroup_plan.state.cluster import ClusterState
+
+
+# The framework's own CycleState data (typed keys, not magic strings).
+SKIP_FILTER_KEY: StateKey[frozenset[str]] = StateKey("framework/skipFilter")  # PreFilter's Skips
+SIGNATURE_KEY: StateKey[tuple] = StateKey("framework/signature")  # node_cache.pod_signature
+CACHE_ENTRY_KEY: StateKey[CacheEntry] = StateKey("framework/signatureCacheEntry")  # Filter's, for Score
 
 
 @dataclass(slots=True)
@@ -186,7 +193,7 @@ class Framework:
                     else:
                         msg = f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}] simultaneously"
                     return Status(Code.UNSCHEDULABLE, (msg,)), None, narrowing
-        cs["__skip_filter__"] = skipped
+        cs.write(SKIP_FILTER_KEY, frozenset(skipped))
         return Status(), allowed, narrowing
 
     # ----- Filter ----------------------------------------------------------------------------
@@ -198,18 +205,17 @@ class Framework:
         """Boolean mask over `view`: nodes that pass every filter. For each rejected node only
         the first rejecting plugin's reasons are recorded, as upstream stops at the first
         failure per node. The leading node-local filters come from the signature cache."""
-        skipped = cs.get("__skip_filter__", ())
+        skipped = cs.read(SKIP_FILTER_KEY) or frozenset()
         codes = np.zeros(len(view), dtype=np.int8)
         # Only the cached plugins' skips belong in the cache key (others would split entries).
         cached_skips = {p.name for p in self._cached_filters if p.name in skipped}
         if fresh:
             # computed for `view` from the state as it is now, bypassing (and not touching) the
             # signature cache: the state holds a change the node versions do not show
-            alive, fail_id = self.cache._filter_rows(cs, pod, state, view, cached_skips,
-                                                     self._signature(cs, pod)[0])
+            alive, fail_id = self.cache.fresh_rows(self._signature(cs, pod), cs, pod, state, view, cached_skips)
         else:
             entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
-            cs["__cache_entry__"] = entry
+            cs.write(CACHE_ENTRY_KEY, entry)
             alive = entry.passed[view]
             fail_id = entry.fail_id[view]
         rejected = fail_id >= 0
@@ -242,9 +248,10 @@ class Framework:
 
     @staticmethod
     def _signature(cs: CycleState, pod: Pod) -> tuple:
-        sig = cs.get("__signature__")
+        sig = cs.read(SIGNATURE_KEY)
         if sig is None:
-            sig = cs["__signature__"] = pod_signature(pod)
+            sig = pod_signature(pod)
+            cs.write(SIGNATURE_KEY, sig)
         return sig
 
     # ----- PreScore and Score ----------------------------------------------------------------
@@ -257,7 +264,7 @@ class Framework:
             if status.is_skip():
                 skipped.add(plugin.name)
         total = np.zeros(len(feasible), dtype=np.int64)
-        entry = cs.get("__cache_entry__")
+        entry = cs.read(CACHE_ENTRY_KEY)
         cached = [(p, w) for p, w in self.score if p.name in self._cached_scorers and p.name not in skipped]
         summed: frozenset[str] = frozenset()
         if cached and entry is not None:
