@@ -59,10 +59,17 @@ def _seed_sets() -> list[list[dict]]:
             docs += [d for d in yaml.safe_load_all(f.read_text()) if isinstance(d, dict)]
         if docs:
             sets.append(docs)
+    cli_set = sets[-1]
     for f in sorted((ROOT / "fixtures" / "workloads").glob("*.yaml")):
         docs = [d for d in yaml.safe_load_all(f.read_text()) if isinstance(d, dict)]
         if docs:
-            sets.append(docs + sets[-1][:2])  # with the CLI's nodes, so that something plans
+            sets.append(docs + cli_set[:2])  # with the CLI's nodes, so that something plans
+    # a KubeSchedulerConfiguration among the manifests: its profiles are fuzzed too
+    for f in sorted((ROOT / "tests" / "cli" / "configs").glob("*.yaml")) + sorted(
+            (ROOT / "fixtures" / "scheduler-config").glob("*.yaml")):
+        configs = [d for d in yaml.safe_load_all(f.read_text()) if isinstance(d, dict)]
+        if configs:
+            sets.append(cli_set + configs[:1])
     return sets
 
 
