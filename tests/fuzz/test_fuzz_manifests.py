@@ -60,10 +60,12 @@ def _seed_sets() -> list[list[dict]]:
         if docs:
             sets.append(docs)
     cli_set = sets[-1]
+    classes = [d for d in yaml.safe_load_all(
+        (ROOT / "fixtures" / "cluster" / "priorityclasses.yaml").read_text()) if isinstance(d, dict)]
     for f in sorted((ROOT / "fixtures" / "workloads").glob("*.yaml")):
         docs = [d for d in yaml.safe_load_all(f.read_text()) if isinstance(d, dict)]
-        if docs:
-            sets.append(docs + cli_set[:2])  # with the CLI's nodes, so that something plans
+        if docs:  # with the CLI's nodes and the demo's PriorityClasses, so that something plans
+            sets.append(docs + cli_set[:2] + classes)
     # a KubeSchedulerConfiguration among the manifests: its profiles are fuzzed too
     for f in sorted((ROOT / "tests" / "cli" / "configs").glob("*.yaml")) + sorted(
             (ROOT / "fixtures" / "scheduler-config").glob("*.yaml")):
@@ -131,6 +133,47 @@ any_value = st.recursive(scalars, lambda inner: st.one_of(
     max_leaves=6)
 
 
+VALID_QUANTITIES = ["0", "1", "100m", "2", "64", "1e3", "1Gi", "512Mi", "9e15", "0.5", "3.7k"]
+VALID_NAMES = ["a", "zone-a", "node-1", "default", "training", "trainer"]
+QUANTITY_LIKE = re.compile(r"[0-9.]+([eE][0-9]+|[numkMGTPE]i?)?")
+
+
+@st.composite
+def plausible(draw, doc):
+    """Mutations that keep each value's type and shape, so that the input still loads and
+    the planner itself is exercised: other numbers, quantities and names, list items dropped
+    or repeated, optional-looking keys deleted."""
+    doc = copy.deepcopy(doc)
+    for _ in range(draw(st.integers(min_value=1, max_value=6))):
+        places = [(p, v) for p, v in _paths(doc) if p and p[0] not in ("apiVersion", "kind")]
+        if not places:
+            break
+        path, value = draw(st.sampled_from(places))
+        if isinstance(value, bool):
+            _set(doc, path, not value)
+        elif isinstance(value, int):
+            _set(doc, path, draw(st.sampled_from([0, 1, 2, 3, 7, 100, 2**31 - 1, value + 1])))
+        elif isinstance(value, str) and QUANTITY_LIKE.fullmatch(value):
+            _set(doc, path, draw(st.sampled_from(VALID_QUANTITIES)))
+        elif isinstance(value, str) and not value[:1].isupper() and not value[:1].isdigit():
+            # (enums such as `Never` and timestamps are kept)
+            _set(doc, path, draw(st.sampled_from(VALID_NAMES + [value + "-2"])))
+        elif isinstance(value, list) and value:
+            i = draw(st.integers(min_value=0, max_value=len(value) - 1))
+            if draw(st.booleans()) and len(value) > 1:
+                del value[i]
+            else:
+                value.append(copy.deepcopy(value[i]))
+        elif isinstance(value, dict) and value and path[-1] in MAPS_OF_ENTRIES:
+            del value[draw(st.sampled_from(sorted(value, key=str)))]
+    return doc
+
+
+# maps whose entries are each optional: deleting one keeps the object valid
+MAPS_OF_ENTRIES = {"labels", "annotations", "nodeSelector", "matchLabels", "requests", "limits",
+                   "allocatable", "capacity", "overhead"}
+
+
 @st.composite
 def mutated(draw, doc):
     doc = copy.deepcopy(doc)
@@ -181,16 +224,17 @@ def inputs(draw):
     """{file name: bytes}: a real case, some of its objects mutated, written out, perhaps
     damaged as text."""
     docs = list(draw(st.sampled_from(SEEDS)))
+    gentle = draw(st.booleans())  # half the examples keep the input loadable, mostly
     for i in draw(st.sets(st.integers(min_value=0, max_value=len(docs) - 1), max_size=3)):
-        docs[i] = draw(mutated(docs[i]))
+        docs[i] = draw(plausible(docs[i]) if gentle else mutated(docs[i]))
     fmt = draw(st.sampled_from(["yaml", "yaml", "json"]))
     try:
         text = _yaml(docs) if fmt == "yaml" else _json_list(docs)
     except (ValueError, yaml.YAMLError, RecursionError):  # not representable: write the seed
         text = _yaml(draw(st.sampled_from(SEEDS)))
     data = text.encode("utf-8", "surrogatepass")
-    damage = draw(st.sampled_from(["none", "none", "none", "truncate", "duplicate-line",
-                                   "binary", "empty", "bom", "tabs"]))
+    damage = "none" if gentle else draw(st.sampled_from(
+        ["none", "none", "none", "truncate", "duplicate-line", "binary", "empty", "bom", "tabs"]))
     if damage == "truncate":
         data = data[: draw(st.integers(min_value=0, max_value=max(len(data) - 1, 0)))]
     elif damage == "duplicate-line":  # duplicate keys, or a repeated item
