@@ -423,3 +423,35 @@ def test_an_output_file_that_is_not_a_regular_file_is_written_in_place(tmp_path)
     assert got and got[0].startswith("{")
     assert os.path.exists(fifo) and not os.path.isfile(fifo)  # still the pipe
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.pipe"]
+
+
+# --- controllers asking for too many pods ---------------------------------------------------------
+
+def _deployment(name: str, replicas: int) -> str:
+    return (f"apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}, namespace: shop}}\n"
+            f"spec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: {name}}}}}\n"
+            f"  template:\n    metadata: {{labels: {{app: {name}}}}}\n"
+            "    spec: {containers: [{name: c, image: nginx}]}\n")
+
+
+def test_controllers_asking_for_too_many_pods_get_an_answer_not_a_hang(tmp_path):
+    (tmp_path / "one.yaml").write_text(NODE + "---\n" + _deployment("typo", 2_000_000_000))
+    result = process("simulate", tmp_path / "one.yaml", capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Deployment shop/typo: spec.replicas: asks for 2,000,000,000 pods" in result.stderr
+
+    # together too many: the big ones are named, the small ones are not
+    many = [_deployment(f"d{i}", 400_000) for i in range(3)] + [_deployment("small", 5)]
+    (tmp_path / "many.yaml").write_text("---\n".join([NODE] + many))
+    result = run("validate", tmp_path / "many.yaml")
+    assert result.exit_code == 2
+    named = [line.split(": spec.replicas")[0].rsplit(" ", 1)[-1] for line in result.stderr.splitlines()]
+    assert named == ["shop/d0", "shop/d1", "shop/d2"]
+    assert "(1,200,005 asked in all)" in result.stderr
+
+    # many small ones: the biggest is named all the same
+    small = [_deployment(f"s{i}", 20_000 + i) for i in range(60)]
+    (tmp_path / "small.yaml").write_text("---\n".join([NODE] + small))
+    result = run("validate", tmp_path / "small.yaml")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "shop/s59" in result.stderr

@@ -195,6 +195,16 @@ CASES: list[Case] = [
                               "metadata: {name: urgent}\nvalue: 2000000000\n")},
          "for a user-defined PriorityClass"),
 
+    Case("References and groups", "Controllers asking for more pods than the planner creates",
+         {"m.yaml": doc(NODE, "apiVersion: apps/v1\nkind: Deployment\n"
+                              "metadata: {name: web, namespace: shop}\nspec:\n"
+                              "  replicas: 2000000000\n  selector: {matchLabels: {app: web}}\n"
+                              "  template:\n    metadata: {labels: {app: web}}\n"
+                              "    spec: {containers: [{name: web, image: nginx}]}\n")},
+         "podgroup-plan creates at most 1,000,000 pods",
+         note="A planner limit (upstream's replicas are int32): a typo must get an answer, not "
+              "an hour of expansion."),
+
     # --- the scheduler's configuration -------------------------------------------------------
     Case("Scheduler configuration", "An unknown plugin",
          {"m.yaml": NODE, "sched.cfg": CONFIG + "  plugins:\n    score:\n      enabled:\n"
@@ -235,3 +245,4 @@ CASES: list[Case] = [
          {"m.yaml": doc(NODE, POD)}, "no such pending Pod in the input",
          args=("explain", "{}", "--pod", "shop/nope")),
 ]
+
