@@ -17,7 +17,7 @@ from podgroup_plan.controllers.names import (
     job_workload_name,
     stand_in_uid,
 )
-from podgroup_plan.model.controllers import Job
+from podgroup_plan.model.controllers import IndexIntervals, Job
 from podgroup_plan.model.objects import (
     BASIC,
     GANG,
@@ -86,11 +86,16 @@ def _indexes_to_create(job: Job, existing: list) -> list[int]:
     held = {int(v) for p in existing if (v := p.labels.get(COMPLETION_INDEX, "")).isdigit()}
     room = job.parallelism - len(existing)
     out: list[int] = []
-    for index in range(job.completions or 0):
-        if room <= len(out):
-            break
-        if index not in held and index not in job.completed_indexes:
+    done = job.completed_indexes
+    index, end = 0, job.completions or 0
+    while index < end and len(out) < room:
+        if index in done:  # jump over a whole completed interval ("0-1999999990")
+            after = done.end_of(index) if isinstance(done, IndexIntervals) else None
+            index = after if after is not None else index + 1
+            continue
+        if index not in held:
             out.append(index)
+        index += 1
     return out
 
 

@@ -20,8 +20,10 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
 from podgroup_plan.loading.files import Document
+from podgroup_plan.errors import shorten
 from podgroup_plan.model.controllers import (
     Deployment,
+    IndexIntervals,
     Job,
     JobScheduling,
     JobSet,
@@ -77,20 +79,23 @@ def _scheduling(raw: Mapping | None) -> JobScheduling | None:
     )
 
 
-def completed_indexes(text: str | None, path: tuple, report: Report) -> frozenset[int]:
-    """`status.completedIndexes`: "1,3-5,7" (indexed_job_utils.go's interval text)."""
-    out: set[int] = set()
+def completed_indexes(text: str | None, path: tuple, report: Report) -> IndexIntervals:
+    """`status.completedIndexes`: "1,3-5,7" (indexed_job_utils.go's interval text), kept as
+    intervals (a range is never expanded: "0-1999999999" must not build two billion ints)."""
+    out: list[tuple[int, int]] = []
     for part in (text or "").split(","):
         if not part:
             continue
         first, sep, last = part.partition("-")
         try:
+            if len(first) > 10 or len(last) > 10:  # past int32, and past int()'s digit limit
+                raise ValueError
             lo, hi = int(first), int(last) if sep else int(first)
         except ValueError:
-            report(path, f'invalid completed indexes "{text}"; expected e.g. "1,3-5"')
-            return frozenset()
-        out.update(range(lo, hi + 1))
-    return frozenset(out)
+            report(path, f'invalid completed indexes "{shorten(text)}"; expected e.g. "1,3-5"')
+            return IndexIntervals()
+        out.append((lo, hi))
+    return IndexIntervals(out)
 
 
 def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, path: tuple,

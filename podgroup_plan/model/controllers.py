@@ -8,8 +8,9 @@ decoded parts (requests, affinity, tolerations).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from podgroup_plan.model.objects import OwnerReference, Pod, Source
 from podgroup_plan.model.selectors import LabelSelector
@@ -23,6 +24,48 @@ class JobScheduling:
     min_count: int | None = None  # gang.minCount as written; None: the Job's parallelism
     topology_key: str | None = None
     disruption_mode: str = "single"
+
+
+class IndexIntervals:
+    """A Job's `status.completedIndexes` ("1,3-5,7") kept as sorted intervals, never expanded:
+    "0-1999999999" is two numbers, not two billion. Answers `in` and `len` like a set of ints,
+    and `end_of(i)`: one past the interval holding i (None when i is not in one)."""
+
+    __slots__ = ("_starts", "_ends", "_size")
+
+    def __init__(self, intervals: Iterable[tuple[int, int]] = ()):
+        merged: list[list[int]] = []
+        for lo, hi in sorted((lo, hi) for lo, hi in intervals if lo <= hi):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self._starts = [lo for lo, _ in merged]
+        self._ends = [hi for _, hi in merged]
+        self._size = sum(hi - lo + 1 for lo, hi in merged)
+
+    def end_of(self, index: int) -> int | None:
+        at = bisect_right(self._starts, index) - 1
+        if at >= 0 and index <= self._ends[at]:
+            return self._ends[at] + 1
+        return None
+
+    def __contains__(self, index: object) -> bool:
+        return isinstance(index, int) and self.end_of(index) is not None
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IndexIntervals):
+            return (self._starts, self._ends) == (other._starts, other._ends)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((tuple(self._starts), tuple(self._ends)))
+
+    def __repr__(self) -> str:
+        return f"IndexIntervals({list(zip(self._starts, self._ends))})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +84,7 @@ class Job:
     delegated_template: str | None = None  # annotation scheduling.k8s.io/group-template-name
     succeeded: int = 0
     failed: int = 0
-    completed_indexes: frozenset[int] = frozenset()
+    completed_indexes: frozenset[int] | IndexIntervals = frozenset()
     started: bool = False  # status.startTime or a Suspended condition: not a new Job
     finished: bool = False  # a Complete or Failed condition: the controller creates nothing
     creation_timestamp: str | None = None

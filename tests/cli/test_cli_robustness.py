@@ -455,3 +455,22 @@ def test_controllers_asking_for_too_many_pods_get_an_answer_not_a_hang(tmp_path)
     result = run("validate", tmp_path / "small.yaml")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "shop/s59" in result.stderr
+
+
+def test_completed_indexes_are_intervals_not_a_set_of_billions(tmp_path):
+    from podgroup_plan.model.controllers import IndexIntervals
+
+    done = IndexIntervals([(5, 9), (0, 1), (2, 3), (20, 20)])
+    assert len(done) == 10 and 3 in done and 4 not in done and 9 in done and 10 not in done
+    assert done.end_of(0) == 4 and done.end_of(20) == 21 and done.end_of(4) is None
+    assert IndexIntervals([(3, 1)]).end_of(2) is None  # an empty range holds nothing
+
+    job = ("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: default}\nspec:\n"
+           "  completionMode: Indexed\n  completions: 2000000000\n  parallelism: 2\n"
+           "  template:\n    spec:\n      restartPolicy: Never\n"
+           "      containers: [{name: c, image: x}]\n"
+           "status:\n  completedIndexes: \"0-1999999990\"\n")
+    (tmp_path / "m.yaml").write_text(NODE + "---\n" + job)
+    result = process("simulate", tmp_path / "m.yaml", "-o", "json", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert '"j-1999999991-' in result.stdout and '"j-1999999992-' in result.stdout
