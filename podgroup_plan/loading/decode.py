@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from podgroup_plan.loading.admission import Admission, admitted
 from podgroup_plan.loading.decode_controllers import (
     decode_deployment,
     decode_job,
@@ -144,6 +145,8 @@ class Decoder:
         # (list, index, spec) of pods whose priority may depend on a PriorityClass
         self._unsettled: list[tuple[list, int, dict]] = []
         self._implied: dict[tuple[str, str], tuple[str, str, str]] = {}
+        # (list, index) of pods never admitted (admission.py): kept whole until `finish`
+        self._unadmitted: list[tuple[list, int]] = []
 
     def add(self, doc: Document) -> None:
         """Decode (or keep) one schema-checked document."""
@@ -169,16 +172,39 @@ class Decoder:
         if spec.get("priority") is None or spec.get("preemptionPolicy") is None:
             fields = ("priorityClassName", "priority", "preemptionPolicy")
             self._unsettled.append((target, len(target), {k: spec.get(k) for k in fields}))
-        target.append((doc, pod))
         ref = spec.get("workloadRef") if not spec.get("schedulingGroup") else None
         if ref and target is self.out.pods and (pod.namespace, pod.pod_group) not in self._implied:
             self._implied[(pod.namespace, pod.pod_group)] = (
                 ref["name"], ref["podGroup"], ref.get("podGroupReplicaKey") or ""
             )
-        slim(doc)
+        if admitted(doc.obj):
+            slim(doc)
+        else:  # admission may change it once every RuntimeClass and LimitRange is read
+            self._unadmitted.append((target, len(target)))
+        target.append((doc, pod))
+
+    def _admit(self) -> None:
+        """Apply admission (admission.py) to the pods that never went through it: re-decode the
+        ones it changes, keeping the priority already resolved."""
+        limit_ranges: dict[str, list] = defaultdict(list)
+        for doc in self._kept["LimitRange"]:
+            limit_ranges[doc.obj["metadata"].get("namespace") or "default"].append(doc.obj)
+        runtime_classes = {doc.obj["metadata"]["name"]: doc.obj for doc in self._kept["RuntimeClass"]}
+        admission = Admission(runtime_classes, limit_ranges)
+        for target, i in self._unadmitted:
+            doc, pod = target[i]
+            if admission or doc.obj["spec"].get("runtimeClassName"):
+                report = _reporter(doc, self.issues)
+                mutated = admission.admit(doc.obj, report)
+                if mutated is not None:
+                    doc.obj = mutated
+                    new = decode_pod(doc, self._no_classes, lambda path, message: None, self._memo)
+                    target[i] = (doc, replace(new, priority=pod.priority, preemption_policy=pod.preemption_policy))
+            slim(doc)
 
     def finish(self) -> Decoded:
         out, kept = self.out, self._kept
+        self._admit()
         for doc in kept["PriorityClass"]:
             out.priority_classes.append((doc, decode_priority_class(doc)))
         priorities = PriorityTable([c for _, c in out.priority_classes])

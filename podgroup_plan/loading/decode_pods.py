@@ -196,15 +196,19 @@ def pod_requests(spec: Mapping, report: Report, resize=None) -> tuple[dict[str, 
     return requests, min(unit(CPU, non_zero[CPU]), MAX_INT64), min(unit(MEMORY, non_zero[MEMORY]), MAX_INT64)
 
 
-def host_ports(spec: Mapping) -> tuple[HostPort, ...]:
-    """Ports that claim a host port, from containers and sidecars (NodePorts' view)."""
+def host_ports(spec: Mapping, host_network: bool = False) -> tuple[HostPort, ...]:
+    """Ports that claim a host port, from containers and sidecars (NodePorts' view). In a
+    hostNetwork pod a port without hostPort claims its containerPort: the apiserver's defaulting
+    (`pkg/apis/core/v1/defaults.go` defaultHostNetworkPorts) sets hostPort = containerPort
+    before anything else sees the pod."""
     containers = list(spec["containers"])
     containers += [c for c in spec.get("initContainers") or () if c.get("restartPolicy") == "Always"]
     ports = []
     for c in containers:
         for p in c.get("ports") or ():
-            if p.get("hostPort"):
-                ports.append(HostPort(p["hostPort"], p.get("protocol") or "TCP", p.get("hostIP") or "0.0.0.0"))
+            port = p.get("hostPort") or (p.get("containerPort") if host_network else None)
+            if port:
+                ports.append(HostPort(port, p.get("protocol") or "TCP", p.get("hostIP") or "0.0.0.0"))
     return tuple(ports)
 
 
@@ -272,6 +276,8 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
         requests, non_zero_cpu, non_zero_memory, ports, images, problems = _containers_part(containers, resize)
     for path, message in problems:
         report(path, message)
+    if get("hostNetwork"):
+        ports = host_ports({"containers": spec["containers"], "initContainers": get("initContainers")}, True)
     priority, preemption_policy = priorities.pod(spec)
     return Pod(
         namespace=meta.get("namespace") or DEFAULT_NAMESPACE,
