@@ -91,14 +91,8 @@ def planner_node_for_tie(best_nodes: Sequence[str]) -> str:
 
 
 def oracle_gates(planner_gates: Mapping[str, bool]) -> str:
-    """Rule 4: the `--feature-gates` value for the oracle, from the planner's resolved gates:
-    the gates whose defaults the planner changes and those the case set, explicitly (the
-    resolved gates hold every gate v1.37.0 knows, component-base's logging gates included,
-    which the oracle's harness does not register)."""
-    from podgroup_plan.framework.feature_gates import PLANNER_DEFAULTS, PLANNER_SWITCHES
-
-    names = set(PLANNER_DEFAULTS) | set(PLANNER_SWITCHES) | set(getattr(planner_gates, "explicit", planner_gates))
-    return ",".join(f"{name}={'true' if planner_gates[name] else 'false'}" for name in sorted(names)
+    """Rule 4: the `--feature-gates` value for the oracle, from the planner's resolved gates."""
+    return ",".join(f"{name}={'true' if value else 'false'}" for name, value in sorted(planner_gates.items())
                     if name not in PLANNER_ONLY_GATES)
 
 
