@@ -24,8 +24,9 @@ What was verified against upstream and what was chosen (see also tests/framework
 * NodeResourcesFit serves placementScore through its multiPoint entry (weight 1, upstream docs:
   "NodeResourcesFit and PodGroupPodsCount are configured with equal weights, both 1").
 * DefaultPreemption serves preEnqueue, postFilter and podGroupPostFilter.
-* GangScheduling serves preEnqueue and placementFeasible (the 1.37 design replaces its 1.35/1.36
-  Permit barrier with PlacementFeasible; some 1.37-dev snapshots still carry Permit).
+* GangScheduling serves preEnqueue, permit and placementFeasible: v1.37.0 still has its Permit
+  (spec/upstream.md §2.6; 1.38-dev removes it), which the plan passes through
+  (scheduling/permit.py).
 
 Feature gates whose runtime effect upstream is "the extension point is simply never run" are
 modelled by `GATED_EXTENSION_POINTS`: `framework/config.py` empties those points, so a consumer
@@ -90,7 +91,7 @@ PLUGIN_EXTENSION_POINTS: Mapping[str, tuple[str, ...]] = {
     "ImageLocality": ("score",),
     "DefaultBinder": ("bind",),
     "NodeDeclaredFeatures": _PF,
-    "GangScheduling": ("preEnqueue", "placementFeasible"),
+    "GangScheduling": ("preEnqueue", "permit", "placementFeasible"),
     "TopologyPlacementGenerator": ("placementGenerate",),
     "PodGroupPodsCount": ("placementScore",),
 }

@@ -240,6 +240,14 @@ class PlacementFeasiblePlugin(Plugin):
         raise NotImplementedError
 
 
+class PermitPlugin(Plugin):
+    def permit(self, pod: Pod, group: PodGroup | None, scheduled: int) -> Status:
+        """At submit, after the pod is assumed and reserved: Success lets it bind, Wait holds
+        it in the binding cycle. `scheduled` counts the group's assumed and bound pods, this one
+        included."""
+        raise NotImplementedError
+
+
 class PlacementScorePlugin(Plugin):
     def score_placement(
         self, group: Group, assignments: PodGroupAssignments, state: "ClusterState"

@@ -1,13 +1,16 @@
-"""GangScheduling: the PodGroup gates (PreEnqueue) and the gang rule (PlacementFeasible).
+"""GangScheduling: the PodGroup gates (PreEnqueue), the gang rule (PlacementFeasible) and the
+binding barrier (Permit).
 
-Mirrors `pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go` (1.37-dev). Basic
-groups behave as gangs of one.
+Mirrors `pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go` at v1.37.0 (Permit was
+removed in 1.38-dev by PR #141182). Basic groups behave as gangs of one. The plan never runs
+Permit: scheduling/permit.py shows why it passes every pod of a successful group through.
 """
 from __future__ import annotations
 
 from podgroup_plan.framework.interface import (
     Group,
     PlacementFeasiblePlugin,
+    PermitPlugin,
     PlacementProgress,
     PodGroupGate,
     PreEnqueuePlugin,
@@ -26,6 +29,9 @@ def missing_group_message(name: str) -> str:
 
 
 GANG_BELOW_MIN_COUNT = "waiting for minCount pods from a gang to appear in scheduling queue"
+WAITING_FOR_GANG = "waiting for minCount pods from a gang to be scheduled"
+# Permit's Wait times out after this long (hard-coded upstream; no plugin args).
+PERMIT_TIMEOUT_SECONDS = 300
 
 
 def required_count(group: Group) -> int:
@@ -35,7 +41,7 @@ def required_count(group: Group) -> int:
     return group.min_group_count if isinstance(group, CompositePodGroup) else group.min_count
 
 
-class GangScheduling(PreEnqueuePlugin, PlacementFeasiblePlugin):
+class GangScheduling(PreEnqueuePlugin, PermitPlugin, PlacementFeasiblePlugin):
     name = NAME
 
     def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None) -> Status:
@@ -47,6 +53,17 @@ class GangScheduling(PreEnqueuePlugin, PlacementFeasiblePlugin):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (missing_group_message(podgroup.name),), NAME)
         if podgroup.group.policy == GANG and podgroup.known_pods < podgroup.group.min_count:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (GANG_BELOW_MIN_COUNT,), NAME)
+        return Status()
+
+    def permit(self, pod: Pod, group: PodGroup | None, scheduled: int) -> Status:
+        """A pod without group, or of a basic group, binds at once; a gang member waits (up to
+        PERMIT_TIMEOUT_SECONDS) until the group's assumed and bound pods reach minCount, when
+        it and every waiting member are allowed. (A PodGroup inside a CompositePodGroup tree
+        waits for the tree's quorum instead; the plan never needs it, see scheduling/permit.py.)"""
+        if group is None or group.policy != GANG:
+            return Status()
+        if scheduled < group.min_count:
+            return Status(Code.WAIT, (WAITING_FOR_GANG,), NAME)
         return Status()
 
     def placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:

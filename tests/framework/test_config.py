@@ -102,7 +102,7 @@ EXPECTED_DEFAULT = {
     ),
     "score": refs(*SCORES),
     "reserve": refs("VolumeBinding", "DynamicResources"),
-    "permit": (),
+    "permit": refs("GangScheduling"),  # v1.37.0's GangScheduling still implements Permit
     "preBind": refs("VolumeBinding", "DynamicResources"),
     "bind": refs("DefaultBinder"),
     "postBind": (),
