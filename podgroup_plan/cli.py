@@ -515,7 +515,7 @@ def _check_output_file(output_file: Path | None, paths: list[str],
     ever modified (a typo such as `--output-file cluster.yaml` would destroy the input)."""
     if output_file is None:
         return
-    from podgroup_plan.loading.files import expand_paths, same_file
+    from podgroup_plan.loading.files import MANIFEST_SUFFIXES, expand_paths, same_file
 
     files, _ = expand_paths([p for p in paths if p != "-"])
     files += [str(f) for f in config_files if f is not None]
@@ -523,6 +523,17 @@ def _check_output_file(output_file: Path | None, paths: list[str],
         if same_file(str(output_file), name):
             raise InputError([Problem(str(output_file), f"--output-file names an input ({name}); "
                                       "it would be overwritten: choose another file")])
+    # A new manifest-named file inside an input folder would be read as input by the next run
+    # (and then refused as one): say so now, not on the second run.
+    if str(output_file).endswith(MANIFEST_SUFFIXES):
+        target = os.path.realpath(output_file)
+        for folder in (p for p in paths if p != "-" and os.path.isdir(p)):
+            root = os.path.realpath(folder)
+            hidden = any(part.startswith(".") for part in os.path.relpath(target, root).split(os.sep))
+            if os.path.commonpath([root, target]) == root and not hidden:
+                raise InputError([Problem(str(output_file), f"--output-file is inside the input "
+                                          f"folder {folder}: the next run would read it as input; "
+                                          "choose a file outside it")])
 
 
 def _parse_gates(text: str | None) -> dict[str, bool] | None:

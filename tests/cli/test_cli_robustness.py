@@ -474,3 +474,16 @@ def test_completed_indexes_are_intervals_not_a_set_of_billions(tmp_path):
     result = process("simulate", tmp_path / "m.yaml", "-o", "json", capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert '"j-1999999991-' in result.stdout and '"j-1999999992-' in result.stdout
+
+
+def test_a_new_output_file_inside_an_input_folder_is_refused(tmp_path):
+    """It would be read as a manifest by the next run (and refused then): said on the first."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "all.yaml").write_text(NODE)
+    result = run("simulate", tmp_path / "m", "-o", "json", "--output-file", tmp_path / "m" / "plan.json")
+    assert result.exit_code == 2
+    assert "--output-file is inside the input folder" in result.stderr
+    assert not (tmp_path / "m" / "plan.json").exists()
+    # a name the folder walk does not read is fine, and so is a file outside the folder
+    assert run("simulate", tmp_path / "m", "--output-file", tmp_path / "m" / "plan.txt").exit_code == 0
+    assert run("simulate", tmp_path / "m", "--output-file", tmp_path / "plan.json").exit_code == 0
