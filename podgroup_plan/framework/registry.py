@@ -41,6 +41,7 @@ IMPLEMENTED: dict[str, type[Plugin]] = {
     "PodTopologySpread": PodTopologySpread,
     "InterPodAffinity": InterPodAffinity,
     "GangScheduling": GangScheduling,
+    "DefaultPreemption": DefaultPreemption,
     "TopologyPlacementGenerator": TopologyPlacement,
     "PodGroupPodsCount": PodGroupPodsCount,
     "DefaultPreemption": DefaultPreemption,
