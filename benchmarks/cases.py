@@ -151,6 +151,15 @@ CASES: dict[str, Case] = {
             target=Target(process_s=0.35),
             note="`podgroup-plan simulate fixtures/cluster fixtures/workloads`, the whole process",
         ),
+        # Issue 10: topology-aware placement (CPGTopologyAwareScheduling without the composite
+        # level): every gang has a rack constraint, so each of its cycles generates 500
+        # candidates, evaluates all of them and scores the feasible ones.
+        Case(
+            "tas-5k-2250x4", "TopologyAwareScheduling", nodes=5000, gangs=2250, gang_size=4,
+            gang_topology_key="topology.kubernetes.io/rack", nodes_per_rack=10, nodes_per_zone=100,
+            target=Target(plan_s=15),
+            note="500 racks of 10 nodes (50 zones); 1.1 million candidate evaluations, kept trials re-run only racks that changed",
+        ),
         # Issue 16: heterogeneous clusters (benchmarks/mixed.py).
         Case(
             "mixed-5k-10k-unique", "Heterogeneous", nodes=5000, pending_pods=10_000, pod_shapes=10_000,

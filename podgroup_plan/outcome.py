@@ -6,7 +6,7 @@ upstream's updatePodGroupCondition: a condition already True is never turned bac
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from podgroup_plan.framework import registry
 from podgroup_plan.framework.config import describe_not_applied
@@ -54,7 +54,7 @@ class Recorder:
         # `explain` attaches its Tracer here to see outcomes as they are written; else None.
         self.tracer = None
         # the placement algorithm's last run per group, and the domain of its last success
-        self.group_placements: dict[tuple[str, str], tuple[PlacementResult, ...]] = {}
+        self.group_placements: dict[tuple[str, str], Sequence[PlacementResult]] = {}
         self.group_domain: dict[tuple[str, str], str | None] = {}
 
     # ----- what happened -----------------------------------------------------------------
@@ -106,13 +106,7 @@ class Recorder:
         domain a successful cycle placed the group in."""
         if trials is None:
             return
-        self.group_placements[group.key] = tuple(
-            PlacementResult(
-                t.name, t.nodes, t.evaluated, t.feasible, t.scheduled_pods, t.message, t.score,
-                None if t.scores is None else tuple(t.scores.items()), t.chosen,
-            )
-            for t in trials
-        )
+        self.group_placements[group.key] = trials
         if domain is not None:
             self.group_domain[group.key] = domain
         if self.tracer is not None:

@@ -7,7 +7,7 @@ whatever the input order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 API_VERSION = "podgroup-plan/v1"
 
@@ -85,7 +85,7 @@ class PlacementResult:
     scheduled_pods: int | None
     message: str | None
     score: int | None
-    scores: tuple[tuple[str, int], ...] | None  # (plugin, normalised score) in profile order
+    scores: Mapping[str, int] | None  # plugin -> normalised, unweighted score, in profile order
     chosen: bool
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,6 +102,60 @@ class PlacementResult:
         }
 
 
+class PlacementResults(Sequence[PlacementResult]):
+    """The candidates of one placement-algorithm run, kept by column (a run may have hundreds of
+    candidates, and thousands of groups run): a `PlacementResult` is made when an entry is
+    read. Behaves as a read-only sequence; equal to any sequence with the same entries."""
+
+    __slots__ = ("names", "nodes", "evaluated", "feasible", "scheduled", "messages", "totals", "scores", "chosen")
+
+    def __init__(self, names: Sequence[str | None], nodes: Sequence[int], evaluated: Sequence[bool],
+                 feasible: Sequence[bool | None], scheduled: Sequence[int | None], messages: Sequence[str | None],
+                 totals: Sequence[int | None], scores: Mapping[str, Sequence[int | None]], chosen: int | None):
+        self.names = names
+        self.nodes = nodes
+        self.evaluated = evaluated
+        self.feasible = feasible
+        self.scheduled = scheduled
+        self.messages = messages
+        self.totals = totals
+        self.scores = scores  # plugin -> per-candidate score (None where not scored)
+        self.chosen = chosen  # position of the winner, if any
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        total = self.totals[i]
+        feasible = self.feasible[i]
+        scheduled = self.scheduled[i]
+        return PlacementResult(
+            name=self.names[i],
+            nodes=int(self.nodes[i]),
+            evaluated=bool(self.evaluated[i]),
+            feasible=None if feasible is None else bool(feasible),
+            scheduled_pods=None if scheduled is None else int(scheduled),
+            message=self.messages[i],
+            score=None if total is None else int(total),
+            scores=None if total is None else {n: int(v[i]) for n, v in self.scores.items()},
+            chosen=i == self.chosen,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    def __repr__(self) -> str:
+        return f"PlacementResults({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class PodGroupResult:
     namespace: str
@@ -115,7 +169,7 @@ class PodGroupResult:
     status: str
     conditions: tuple[ConditionResult, ...] = ()
     # None: the placement algorithm did not run for the group; () : it ran, no candidate.
-    placements: tuple[PlacementResult, ...] | None = None
+    placements: Sequence[PlacementResult] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -317,7 +317,9 @@ class Framework:
                 if not status.is_success():
                     return [], Status(status.code, status.reasons, plugin.name, status.err)
                 out.extend(generated)
-            placements = out
+            # one parent: the plugin's own list, unchanged (a generator that keeps its split
+            # of a parent returns the same list object, which kept trials recognise)
+            placements = generated if len(placements) == 1 else out
         return placements, Status()
 
     def run_placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:

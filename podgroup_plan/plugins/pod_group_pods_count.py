@@ -8,6 +8,8 @@ Error when every raw score is 0.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from podgroup_plan.framework.interface import (
     MAX_PLACEMENT_SCORE,
     MIN_PLACEMENT_SCORE,
@@ -33,9 +35,11 @@ class PodGroupPodsCount(PlacementScorePlugin):
         scheduled = sum(scheduled_count(state, key) for key in leaves)
         return scheduled + len(assignments.assignments), Status()
 
-    def normalize_placement_scores(self, group: Group, scores: list[int]) -> tuple[list[int], Status]:
-        top = max(scores, default=0)
+    def normalize_placement_scores(self, group: Group, scores):
+        """Lists (the general path) or int64 arrays (kept trials) alike."""
+        values = np.asarray(scores, dtype=np.int64)
+        top = int(values.max()) if values.size else 0
         if top == 0:
             return scores, Status(Code.ERROR, (NO_PODS_ASSIGNED,), NAME)
-        span = MAX_PLACEMENT_SCORE - MIN_PLACEMENT_SCORE
-        return [MIN_PLACEMENT_SCORE + s * span // top for s in scores], Status()
+        normalised = MIN_PLACEMENT_SCORE + values * (MAX_PLACEMENT_SCORE - MIN_PLACEMENT_SCORE) // top
+        return (normalised if isinstance(scores, np.ndarray) else normalised.tolist()), Status()

@@ -35,6 +35,13 @@ def domain_error(detail: str) -> Status:
 class TopologyPlacement(PlacementGeneratePlugin):
     name = NAME
 
+    def __init__(self, args=None, handle=None):
+        super().__init__(args, handle)
+        # (key, required code, id of the parent's rows) -> (the parent's rows, the candidates):
+        # labels never change, so the same split (the same list object) comes back, which is
+        # what kept trials (scheduling/placement_cache.py) recognise a candidate list by
+        self._splits: dict[tuple, tuple[np.ndarray, list[Placement]]] = {}
+
     def generate_placements(self, group: Group, parent: Placement, state: ClusterState) -> tuple[list[Placement], Status]:
         key = group.topology_key
         if not key:
@@ -45,18 +52,30 @@ class TopologyPlacement(PlacementGeneratePlugin):
             required, status = self._scheduled_domain(group, codes, values, state)
             if not status.is_success():
                 return [], status
+        memo_key = (key, required, id(parent.nodes))
+        memo = self._splits.get(memo_key)
+        if memo is not None and memo[0] is parent.nodes:
+            return memo[1], Status()
+        placements = self._split(parent, codes, values, required)
+        if len(self._splits) > 1024:
+            self._splits.clear()
+        self._splits[memo_key] = (parent.nodes, placements)
+        return placements, Status()
+
+    @staticmethod
+    def _split(parent: Placement, codes: np.ndarray, values: tuple[str, ...], required: int) -> list[Placement]:
         parent_codes = codes[parent.nodes]
         wanted = parent_codes >= 0 if required < 0 else parent_codes == required
         rows, domain = parent.nodes[wanted], parent_codes[wanted]
         if not len(rows):
-            return [], Status()
+            return []
         # rows ascend within each domain after a stable sort by domain code; codes follow the
         # sorted label values, so candidates come out in value order.
         order = np.argsort(domain, kind="stable")
         rows, domain = rows[order], domain[order]
         cuts = np.flatnonzero(np.diff(domain)) + 1
         starts = np.concatenate(([0], cuts))
-        return [Placement(values[int(domain[s])], part) for s, part in zip(starts, np.split(rows, cuts))], Status()
+        return [Placement(values[int(domain[s])], part) for s, part in zip(starts, np.split(rows, cuts))]
 
     @staticmethod
     def _scheduled_domain(group: PodGroup, codes: np.ndarray, values: tuple[str, ...], state: ClusterState) -> tuple[int, Status]:

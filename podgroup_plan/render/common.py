@@ -143,7 +143,7 @@ def placement_summary(group: PodGroupResult, limit: int = 4) -> str | None:
         if t.chosen:
             text = f"{name} chosen"
             if t.score is not None:
-                detail = ", ".join(f"{_SHORT_PLUGIN.get(p, p)} {v}" for p, v in (t.scores or ()))
+                detail = ", ".join(f"{_SHORT_PLUGIN.get(p, p)} {v}" for p, v in (t.scores or {}).items())
                 text += f" (score {t.score}: {detail})"
         elif not t.evaluated:
             text = f"{name}: not evaluated"

@@ -17,8 +17,12 @@ evaluatePlacement, nominatedPlacement, findBestPodGroupPlacement / findBestPlace
    PlacementScore decides, ties going to the domain whose name sorts first (upstream draws at
    random; planner.md).
 
-Every candidate's trial is recorded as a `PlacementTrial` (the result's `placements[]`), with
-the inner status text upstream's failure message drops.
+Every candidate's trial is recorded (the result's `placements[]`, kept by column in
+`PlacementResults`), with the inner status text upstream's failure message drops.
+
+Most trials of a large cluster repeat earlier ones exactly; `placement_cache` keeps their
+verdicts and re-runs only the candidates whose nodes changed (`_schedule_with_kept_trials`), and
+falls back to running every trial wherever a kept verdict might not be exact.
 """
 from __future__ import annotations
 
@@ -27,10 +31,13 @@ from typing import Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.interface import Group, Placement, PodGroupAssignments
+from podgroup_plan.framework.interface import MAX_PLACEMENT_SCORE, MIN_PLACEMENT_SCORE, Group, Placement, PodGroupAssignments
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.plugins.gang_scheduling import required_count
+from podgroup_plan.result import PlacementResults
+from podgroup_plan.scheduling import placement_cache
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, run_default_algorithm
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.group_members import scheduled_count
@@ -88,6 +95,10 @@ def schedule_placements(
         return _without_trials(group, queued, no_candidate_status(group.topology_key))
 
     nominated = _nominated_placement(fwk, placements, queued, state) if nominated_first else None
+    if nominated is None and placement_cache.applies(fwk, queued, state, placements):
+        kept = _schedule_with_kept_trials(fwk, group, queued, state, placements)
+        if kept is not None:
+            return kept
     order = placements if nominated is None else [nominated] + [p for p in placements if p is not nominated]
     trials = [PlacementTrial(p.name, len(p.nodes)) for p in order]
     reported: GroupCycleResult | None = None
@@ -95,8 +106,8 @@ def schedule_placements(
     for i, placement in enumerate(order):
         result = evaluate_placement(fwk, group, queued, state, placement)
         if result.status.code == Code.ERROR:
-            result.placements = trials[: i + 1]
             _record(trials[i], result)
+            result.placements = _columns(fwk, trials[: i + 1])
             return result
         _record(trials[i], result)
         if reported is None:
@@ -118,19 +129,110 @@ def schedule_placements(
             (f"0/{len(placements)} placements are available, reported placement status: {as_error_text(reported.status)}",),
             err=POD_GROUP_IS_UNSCHEDULABLE,
         )
-        reported.placements = trials
+        reported.placements = _columns(fwk, trials)
         return reported
 
     best, status = _best(fwk, group, state, order, feasible, trials)
     if not status.is_success():
         failed = _without_trials(group, queued, status)
-        failed.placements = trials
+        failed.placements = _columns(fwk, trials)
         return failed
     trials[best].chosen = True
     chosen = next(r for i, r in feasible if i == best)
-    chosen.placements = trials
+    chosen.placements = _columns(fwk, trials)
     chosen.placement = order[best].name
     return chosen
+
+
+def _schedule_with_kept_trials(
+    fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState, placements: list[Placement],
+) -> GroupCycleResult | None:
+    """The same decision as running every trial, from kept verdicts (placement_cache): only the
+    candidates whose nodes changed are evaluated, the scores are read from the kept raw scores,
+    and only the winner (or the reported candidate) is run again for its pods' results. None
+    when something needs the general path (an Error, a scoring failure): it redoes the run."""
+    s0 = scheduled_count(state, group.key)
+    plugins = [p.name for p, _ in fwk.placement_score]
+    key = placement_cache.key_for(queued, s0, required_count(group), placements)
+    entry = placement_cache.cache_of(fwk).entry(key, placements, plugins)
+    fresh: dict[int, GroupCycleResult] = {}  # trials run in this cycle, kept for their pods
+    for i in entry.stale(state).tolist():
+        result = fresh[i] = evaluate_placement(fwk, group, queued, state, placements[i])
+        if result.status.code == Code.ERROR:
+            return None
+        ok = result.status.is_success()
+        entry.feasible[i] = ok
+        entry.scheduled[i] = len(result.assignments)
+        entry.messages[i] = None if ok else result.status.message
+        if ok:
+            candidate = PodGroupAssignments(placements[i], tuple(result.assignments))
+            for plugin, _ in fwk.placement_score:
+                value, status = plugin.score_placement(group, candidate, state)
+                if not status.is_success():
+                    entry.version[i] = -1
+                    return None
+                entry.raw[plugin.name][i] = value
+        entry.version[i] = state.version
+
+    n = len(placements)
+    feasible = np.flatnonzero(entry.feasible)
+    totals: list[int | None] = [None] * n
+    scores: dict[str, np.ndarray] = {}
+    if not len(feasible):
+        best = 0  # the reported candidate: the first evaluated
+    elif len(feasible) == 1:
+        best = int(feasible[0])
+    else:
+        weighted = np.zeros(len(feasible), dtype=np.int64)
+        for plugin, weight in fwk.placement_score:
+            normalised, status = plugin.normalize_placement_scores(group, entry.raw[plugin.name][feasible])
+            normalised = np.asarray(normalised, dtype=np.int64)
+            if not status.is_success() or (normalised.size and (
+                    normalised.min() < MIN_PLACEMENT_SCORE or normalised.max() > MAX_PLACEMENT_SCORE)):
+                return None
+            full = np.zeros(n, dtype=np.int64)
+            full[feasible] = normalised
+            scores[plugin.name] = full
+            weighted += weight * normalised
+        for i, total in zip(feasible.tolist(), weighted.tolist()):
+            totals[i] = total
+        top = int(weighted.max())
+        # highest total; on a tie the domain whose name sorts first (upstream: random)
+        best = min((i for i, t in zip(feasible.tolist(), weighted.tolist()) if t == top),
+                   key=lambda i: placements[i].name or "")
+
+    result = fresh.get(best)
+    if result is None:  # a kept verdict: run the trial again for its pods' results
+        result = evaluate_placement(fwk, group, queued, state, placements[best])
+        entry.version[best] = state.version  # the run again saw the same rows
+    columns = PlacementResults(
+        [p.name for p in placements], [len(p.nodes) for p in placements], [True] * n,
+        entry.feasible.tolist(), entry.scheduled.tolist(), list(entry.messages), totals,
+        scores, best if len(feasible) else None,
+    )
+    result.placements = columns
+    if not len(feasible):
+        result.status = Status(
+            Code.UNSCHEDULABLE,
+            (f"0/{n} placements are available, reported placement status: {as_error_text(result.status)}",),
+            err=POD_GROUP_IS_UNSCHEDULABLE,
+        )
+        return result
+    result.placement = placements[best].name
+    return result
+
+
+def _columns(fwk: Framework, trials: list[PlacementTrial]) -> PlacementResults:
+    """The general path's trials as the result keeps them."""
+    chosen = next((i for i, t in enumerate(trials) if t.chosen), None)
+    names = [p.name for p, _ in fwk.placement_score]
+    return PlacementResults(
+        [t.name for t in trials], [t.nodes for t in trials], [t.evaluated for t in trials],
+        [t.feasible for t in trials], [t.scheduled_pods for t in trials], [t.message for t in trials],
+        [t.score for t in trials],
+        {n: [None if t.scores is None else t.scores.get(n) for t in trials] for n in names},
+        chosen,
+    )
 
 
 def evaluate_placement(
@@ -160,7 +262,7 @@ def _record(trial: PlacementTrial, result: GroupCycleResult) -> None:
 def _without_trials(group: Group, queued: Sequence[Pod], status: Status) -> GroupCycleResult:
     """A result for a group whose placement algorithm evaluated no candidate: no pod was tried."""
     result = GroupCycleResult(group, status, [(pod, None) for pod in queued])
-    result.placements = []
+    result.placements = PlacementResults([], [], [], [], [], [], [], {}, None)
     return result
 
 

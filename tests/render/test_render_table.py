@@ -190,7 +190,7 @@ def test_placement_candidates_are_a_line_under_the_group():
     base = sample_plans.mixed()
     trials = (PlacementResult("rack-2", 4, True, False, 3, "minCount (4) cannot be satisfied", None, None, False),
               PlacementResult("rack-1", 4, True, True, 4, None, 187,
-                              (("PodGroupPodsCount", 100), ("NodeResourcesFit", 87)), True))
+                              {"PodGroupPodsCount": 100, "NodeResourcesFit": 87}, True))
     groups = tuple(replace(g, placements=trials) if g.name == "train-a" else g for g in base.pod_groups)
     text = render_table(replace(base, pod_groups=groups), width=80)
     assert detail(text, "ml/train-a ").endswith(

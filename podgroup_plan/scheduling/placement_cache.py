@@ -1,0 +1,143 @@
+"""Kept placement trials, refreshed like the node signature cache (framework/node_cache.py).
+
+A rack-constrained gang in a 500-rack cluster has 500 candidate placements, and each trial runs
+every pod of the gang through Filter and Score. Between two consecutive gangs of the same shape
+almost every candidate is unchanged: a trial's outcome depends on the queued pods (their
+scheduling signatures, in order), the group's scheduled count and minCount, and the rows of the
+candidate's own nodes, *provided* nothing outside the candidate takes part. So, per (framework,
+pod signatures, scheduled count, minCount, candidate list), this module keeps for every candidate
+the version of the cluster state its trial saw, and the trial's verdict: feasible or not, whether
+it placed a new pod, how many pods it placed, its own status text, and the raw PlacementScore
+of each plugin. A candidate whose nodes changed since (`node_version` past the kept version) is
+evaluated again; the others are read from the arrays.
+
+When a kept verdict is exact (`applies`):
+* every Filter and Score plugin of the profile is node-local (registry.NODE_LOCAL_PLUGINS), or
+  answers Skip at PreFilter and PreScore for each queued pod: PodTopologySpread without
+  constraints, InterPodAffinity with no term of the pod nor of any placed pod that could apply;
+  these are asked again at every cycle, because placed pods elsewhere change their answer;
+* no pod of the group carries a nominated node, and the framework holds no nominations (a
+  nomination changes Filter on its node without changing the node's row), and no `explain`
+  tracer is attached (it records every trial's pod cycles);
+* every candidate is small enough that percentageOfNodesToScore filters all its nodes (so no
+  rotating start index takes part).
+Anything else runs every trial, as `schedule_placements` always can. `ENABLED = False` turns the
+cache off; a property test plans with and without it and compares the results byte for byte.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from podgroup_plan.framework import registry
+from podgroup_plan.framework.interface import CycleState, Placement, PreFilterPlugin, PreScorePlugin
+from podgroup_plan.framework.node_cache import pod_signature
+from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.scheduling.schedule_one import num_feasible_nodes_to_find
+from podgroup_plan.state.cluster import ClusterState
+
+ENABLED = True
+_MAX_ENTRIES = 256
+
+
+@dataclass(slots=True)
+class Entry:
+    """Kept trials for one candidate list, aligned with it."""
+
+    placements: list[Placement]
+    concat: np.ndarray  # every candidate's rows, one after the other
+    starts: np.ndarray  # where each candidate's rows start in `concat`
+    version: np.ndarray  # state.version each kept trial saw; -1: never evaluated
+    feasible: np.ndarray  # bool
+    any_scheduled: np.ndarray  # bool
+    scheduled: np.ndarray  # pods the trial placed
+    messages: list[str | None]
+    raw: dict[str, np.ndarray] = field(default_factory=dict)  # plugin -> raw score (feasible only)
+
+    @staticmethod
+    def new(placements: list[Placement], plugins: list[str]) -> "Entry":
+        sizes = np.array([len(p.nodes) for p in placements], dtype=np.intp)
+        starts = np.zeros(len(placements), dtype=np.intp)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        n = len(placements)
+        return Entry(
+            placements,
+            np.concatenate([p.nodes for p in placements]) if n else np.zeros(0, dtype=np.intp),
+            starts,
+            np.full(n, -1, dtype=np.int64),
+            np.zeros(n, dtype=bool),
+            np.zeros(n, dtype=bool),
+            np.zeros(n, dtype=np.int64),
+            [None] * n,
+            {name: np.zeros(n, dtype=np.int64) for name in plugins},
+        )
+
+    def stale(self, state: ClusterState) -> np.ndarray:
+        """Positions whose nodes changed after their kept trial (or that were never tried)."""
+        if not len(self.placements):
+            return np.zeros(0, dtype=np.intp)
+        latest = np.maximum.reduceat(state.node_version[self.concat], self.starts)
+        return np.flatnonzero(latest > self.version)
+
+
+class PlacementCache:
+    """One per framework (profile): its plugins decide what a trial computes."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple, Entry] = {}
+
+    def entry(self, key: tuple, placements: list[Placement], plugins: list[str]) -> Entry:
+        e = self.entries.get(key)
+        if e is None or e.placements is not placements:
+            if len(self.entries) >= _MAX_ENTRIES:
+                self.entries.clear()
+            e = self.entries[key] = Entry.new(placements, plugins)
+        return e
+
+
+def cache_of(fwk: Framework) -> PlacementCache:
+    cache = getattr(fwk, "placement_cache", None)
+    if cache is None:
+        cache = fwk.placement_cache = PlacementCache()
+    return cache
+
+
+def key_for(queued: list[Pod] | tuple[Pod, ...], scheduled: int, min_count: int, placements: list[Placement]) -> tuple:
+    return (tuple(pod_signature(p) for p in queued), scheduled, min_count, id(placements))
+
+
+def applies(fwk: Framework, queued, state: ClusterState, placements: list[Placement]) -> bool:
+    """Whether a kept trial is exactly what running it again would give (module docstring)."""
+    if not ENABLED or not placements:
+        return False
+    if getattr(fwk, "nominator", None) or getattr(fwk, "tracer", None) is not None:
+        return False  # nominations change Filter without changing rows; `explain` traces every trial
+    if any(p.nominated_node_name for p in queued):
+        return False
+    pct = fwk.profile.percentage_of_nodes_to_score
+    if pct is not None and any(num_feasible_nodes_to_find(pct, len(p.nodes)) < len(p.nodes) for p in placements):
+        return False
+    return _node_local(fwk, queued, state)
+
+
+def _node_local(fwk: Framework, queued, state: ClusterState) -> bool:
+    filters = [p for p in fwk.filter if p.name not in registry.NODE_LOCAL_PLUGINS]
+    scorers = [p for p, _ in fwk.score if p.name not in registry.NODE_LOCAL_PLUGINS]
+    if not filters and not scorers:
+        return True
+    # every pod is asked: spreading and affinity read fields the signature leaves out (labels,
+    # constraints), and the answers are cheap when they are Skip
+    for pod in queued:
+        for plugin in filters:
+            if not isinstance(plugin, PreFilterPlugin):
+                return False
+            if not plugin.pre_filter(CycleState(), pod, state, state.all_nodes).status.is_skip():
+                return False
+        for plugin in scorers:
+            if not isinstance(plugin, PreScorePlugin):
+                return False
+            if not plugin.pre_score(CycleState(), pod, state, state.all_nodes).is_skip():
+                return False
+    return True
