@@ -241,6 +241,16 @@ def test_demo_tells_its_story():
     }
     assert [c["type"] for c in groups["speech-asr-encoder"]["conditions"]] == ["PodGroupScheduled"]
     assert groups["rl-rollout-rollout"]["topologyKey"] == "topology.example.com/rack"
+    # rl-rollout's rack constraint: racks z1-r1, z1-r2 (llm-pretrain), z1-r3 and z2-r1
+    # (llm-finetune, placed just before) are full, so their trials place nothing; the four empty
+    # racks all fit and score alike, and the tie goes to the name that sorts first.
+    rl = groups["rl-rollout-rollout"]
+    assert rl["placement"] == "z1-r4"
+    assert [(p["name"], p["feasible"], p["score"], p["chosen"]) for p in rl["placements"]] == [
+        ("z1-r1", False, None, False), ("z1-r2", False, None, False), ("z1-r3", False, None, False),
+        ("z1-r4", True, 139, True), ("z2-r1", False, None, False), ("z2-r2", True, 139, False),
+        ("z2-r3", True, 139, False), ("z2-r4", True, 139, False)]
+    assert rl["placements"][0]["message"] == "minCount (8) cannot be satisfied: 0 scheduled, 7 remaining"
 
     # 48 free GPU nodes; the training-high gangs take 24 of them, which leaves 24 for a gang of
     # 32. Preemption (when it runs) can only append its own words: nothing below training-low
