@@ -5,10 +5,9 @@ Mirrors component-base `featuregate` (`featureGate.Set` as the `--feature-gates`
 `strconv.ParseBool`; `unrecognized feature gate: X` for a name it does not know; `cannot set
 feature gate X to V, feature is locked to D` for a locked gate set away from its default;
 `AllAlpha` / `AllBeta` set every alpha / beta gate not named explicitly) and the v1.37.0 gate
-list: the scheduler's gates with their versioned specs (`pkg/features`, the 1.37 copy of
-`defaultVersionedKubernetesFeatureGates` that kube-scheduler registers) and the component-base
-gates every Kubernetes component registers (logging: `component-base/logs/api/v1`; zpages:
-`component-base/zpages/features`).
+list: every gate a v1.37.0 kube-scheduler registers (`pkg/features/kube_features.go` with the
+gates it re-lists from apiserver, client-go and zpages, and the logging and metrics gates of
+component-base), generated into framework/feature_gates_v1_37.py.
 
 This module is the one place gates are resolved: `resolve_feature_gates` turns what a user (or
 a caller of `plan()`) set into a `FeatureGates`, every gate with a value, read everywhere else.
@@ -24,6 +23,7 @@ from typing import Iterator, Mapping
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.framework.config_values import quote
+from podgroup_plan.framework.feature_gates_v1_37 import V1_37_GATE_SPECS
 from podgroup_plan.framework.defaults import (
     COMPOSITE_POD_GROUP,
     GATE_DEPENDENCIES,
@@ -59,66 +59,21 @@ class GateSpec:
     modelled: bool = False
 
 
-def _g(name: str, stage: str, default: bool, locked: bool = False, modelled: bool = False) -> GateSpec:
-    return GateSpec(name, stage, default, locked, modelled)
+# Gates whose value changes a plan; every other v1.37.0 gate is accepted and, when set, named
+# in the result's notes.
+MODELLED = frozenset({
+    COMPOSITE_POD_GROUP, GENERIC_WORKLOAD, POD_GROUP_PREEMPTION_POLICY, TOPOLOGY_AWARE_WORKLOAD_SCHEDULING,
+    # locked on: a running pod's requests follow the resize accounting (loading/decode_pods.py)
+    "InPlacePodVerticalScaling",
+    "MatchLabelKeysInPodTopologySpread",
+    "NodeInclusionPolicyInPodTopologySpread",  # locked on
+    "TaintTolerationComparisonOperators",
+})
 
-
-# The scheduler's gates at v1.37.0 (pkg/features, versioned specs resolved at 1.37).
-_SCHEDULER_GATES = (
-    _g(COMPOSITE_POD_GROUP, ALPHA, False, modelled=True),
-    _g("DRAAdminAccess", GA, True, locked=True),
-    _g("DRAConsumableCapacity", BETA, True),
-    _g("DRADerivedAttributes", ALPHA, False),
-    _g("DRADeviceBindingConditions", BETA, True),
-    _g("DRADeviceCompatibilityGroups", ALPHA, False),
-    _g("DRADeviceTaintRules", GA, True),  # not locked before 1.38
-    _g("DRADeviceTaints", GA, True),  # not locked before 1.38
-    _g("DRAExtendedResource", GA, True, locked=True),
-    # Two 1.37 specs; without an emulated compatibility version the later (default on) applies.
-    _g("DRAFractionalCapacityRange", BETA, True),
-    _g("DRAListTypeAttributes", ALPHA, False),
-    _g("DRANodeAllocatableResources", ALPHA, False),
-    _g("DRAOptionalNodeOperations", ALPHA, False),
-    _g("DRAPartitionableDevices", BETA, True),
-    _g("DRAPrioritizedList", GA, True, locked=True),
-    _g("DRAResourceClaimDeviceStatus", GA, True, locked=True),
-    _g("DRASchedulerFilterTimeout", BETA, True),
-    _g("DRAWorkloadResourceClaims", BETA, False),
-    _g("DynamicResourceAllocation", GA, True, locked=True),
-    _g(GENERIC_WORKLOAD, BETA, False, modelled=True),
-    _g("InPlacePodLevelResourcesVerticalScaling", BETA, True),
-    # Locked on: a running pod's requests follow the resize accounting (loading/decode_pods.py).
-    _g("InPlacePodVerticalScaling", GA, True, locked=True, modelled=True),
-    _g("InPlacePodVerticalScalingSchedulerPreemption", ALPHA, False),
-    _g("InterPodAffinityHostnameFastPath", ALPHA, False),  # speed only
-    _g("MatchLabelKeysInPodTopologySpread", BETA, True, modelled=True),
-    _g("NodeDeclaredFeatures", GA, True, locked=True),
-    _g("NodeInclusionPolicyInPodTopologySpread", GA, True, locked=True, modelled=True),
-    _g("NominatedNodeNameForExpectation", BETA, True),
-    _g("OpportunisticBatching", BETA, True),  # speed only
-    _g(POD_GROUP_PREEMPTION_POLICY, ALPHA, False, modelled=True),
-    _g("PodLevelResources", BETA, True),  # the planner always reads spec.resources
-    _g("SchedulerAsyncAPICalls", BETA, False),
-    _g("SchedulerAsyncPreemption", BETA, True),
-    _g("SchedulerPopFromBackoffQ", BETA, True),
-    _g("SchedulerPreQueueingHints", ALPHA, False),
-    _g("StorageCapacityScoring", BETA, True),
-    _g("TaintTolerationComparisonOperators", ALPHA, False, modelled=True),
-    _g(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, ALPHA, False, modelled=True),
-    _g("VolumeAttributesClass", GA, True, locked=True),
-    _g("VolumeLimitScaling", BETA, True),
-)
-
-# Gates every component built on component-base registers (logging, /flagz and /statusz).
-_COMPONENT_BASE_GATES = (
-    _g("ComponentFlagz", ALPHA, False),
-    _g("ComponentStatusz", BETA, True),
-    _g("ContextualLogging", BETA, True),
-    _g("LoggingAlphaOptions", ALPHA, False),
-    _g("LoggingBetaOptions", BETA, True),
-)
-
-V1_37_GATES: Mapping[str, GateSpec] = {g.name: g for g in sorted(_SCHEDULER_GATES + _COMPONENT_BASE_GATES, key=lambda g: g.name)}
+V1_37_GATES: Mapping[str, GateSpec] = {
+    name: GateSpec(name, stage, default, locked, name in MODELLED)
+    for name, stage, default, locked in V1_37_GATE_SPECS
+}
 
 # Switches that are no kube-scheduler v1.37.0 gate, on by default and reported only when off:
 # * WorkloadAwarePreemption, the planner's own (v1.37.0 behaves as if it were on);

@@ -43,10 +43,22 @@ def test_a_pasted_flag_line_of_a_running_scheduler_is_accepted():
     ("TaintTolerationComparisonOperators", "Alpha", False, False),
     ("MatchLabelKeysInPodTopologySpread", "Beta", True, False),
     ("DRADeviceTaints", "GA", True, False),  # LockToDefault only from 1.38
+    ("ComponentFlagz", "Beta", True, False),  # zpages, registered through pkg/features
+    # two 1.37 specs: the default-on one only with a 1.37 minimum compatibility version
+    ("DRAFractionalCapacityRange", "Beta", False, False),
+    ("ContextualLogging", "Beta", True, False),  # component-base logging
+    ("WatchList", "Beta", True, False),  # re-listed from the apiserver's gates
 ])
+
 def test_v1_37_specs(name, stage, default, locked):
     spec = V1_37_GATES[name]
     assert (spec.stage, spec.default, spec.locked) == (stage, default, locked)
+
+
+def test_the_whole_v1_37_list():
+    # 251 gates (AllAlpha and AllBeta aside), as a v1.37.0 kube-scheduler registers them
+    assert len(V1_37_GATES) == 251
+    assert all(resolve_feature_gates({name: spec.default}) for name, spec in V1_37_GATES.items())
 
 
 @pytest.mark.parametrize("gone", ["GangScheduling", "WorkloadAwarePreemptionX", "SchedulerQueueingHintsX"])
