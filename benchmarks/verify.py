@@ -81,7 +81,7 @@ def constraint_problems(cluster: ClusterInput, result: PlanResult) -> list[str]:
     anti-affinity within the pod's namespace, and DoNotSchedule spreading (with every pod
     placed, the counts of the eligible domains differ by at most maxSkew at the end, since
     each placement kept its domain within maxSkew of the minimum)."""
-    from podgroup_plan.plugins.taint_toleration import tolerations_tolerate
+    from podgroup_plan.plugins.helper.taint import tolerations_tolerate
 
     where = placement(cluster, result)
     nodes = {n.name: n for n in cluster.nodes}

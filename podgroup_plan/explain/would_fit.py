@@ -13,7 +13,7 @@ import numpy as np
 
 from podgroup_plan.explain.trace import PodCycle
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.taint_toleration import tolerations_tolerate
+from podgroup_plan.plugins.helper.taint import tolerations_tolerate
 from podgroup_plan.state.cluster import ClusterState
 
 RESOURCES_PLUGIN = "NodeResourcesFit"

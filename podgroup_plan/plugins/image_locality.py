@@ -29,7 +29,7 @@ import numpy as np
 
 from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, ScorePlugin
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.taint_toleration import PerStateCache
+from podgroup_plan.plugins.helper.state_cache import PerStateCache
 
 MB = 1024 * 1024
 MIN_THRESHOLD = 23 * MB

@@ -32,9 +32,6 @@ selector itself; a call only indexes the cached array by the view.
 """
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import numpy as np
 
 from podgroup_plan.framework.args import NodeAffinityArgs
@@ -51,136 +48,23 @@ from podgroup_plan.framework.interface import (
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip, unresolvable
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.model.selectors import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
-from podgroup_plan.plugins.taint_toleration import PerStateCache, _parse_go_int
+from podgroup_plan.model.selectors import NodeSelector
+from podgroup_plan.plugins.helper.node_affinity import (  # noqa: F401  (re-exported for older imports)
+    OBJECT_NAME_FIELD,
+    field_requirement_mask,
+    label_requirement_mask,
+    label_set_mask,
+    node_selector_mask,
+    preferred_score,
+    term_mask,
+    valid_label_key,
+    valid_label_value,
+)
+from podgroup_plan.plugins.helper.state_cache import PerStateCache
 
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
-
-OBJECT_NAME_FIELD = "metadata.name"
-
-
-# ----- vectorized matching over all nodes of a state --------------------------------------
-
-def _int_values(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Parsed int64 value and validity for every distinct value of a label column."""
-    parsed = [_parse_go_int(v) for v in values]
-    ok = np.fromiter((p is not None for p in parsed), dtype=bool, count=len(parsed))
-    ints = np.fromiter((p if p is not None else 0 for p in parsed), dtype=np.int64, count=len(parsed))
-    return ints, ok
-
-
-_QUALIFIED_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\Z")
-_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
-
-
-def valid_label_key(key: str) -> bool:
-    """validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123 subdomain (<= 253),
-    name <= 63 alphanumerics with '-', '_', '.' inside."""
-    prefix, slash, name = key.rpartition("/")
-    if slash and (not prefix or len(prefix) > 253 or not _DNS1123_SUBDOMAIN.match(prefix)):
-        return False
-    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
-
-
-def valid_label_value(value: str) -> bool:
-    """validation.IsValidLabelValue: empty, or <= 63 characters of the qualified-name form."""
-    return value == "" or (len(value) <= 63 and bool(_QUALIFIED_NAME.match(value)))
-
-
-def label_requirement_mask(state, req: NodeSelectorRequirement) -> np.ndarray | None:
-    """Nodes whose labels satisfy `req`, or None when the requirement is invalid
-    (labels.NewRequirement refuses it: bad key or value, wrong number of values)."""
-    if not valid_label_key(req.key) or not all(valid_label_value(v) for v in req.values):
-        return None
-    codes, values = state.label_column(req.key)
-    op = req.operator
-    if op in ("In", "NotIn"):
-        if not req.values:
-            return None
-        wanted = set(req.values)
-        hit_codes = [i for i, v in enumerate(values) if v in wanted]
-        hit = np.isin(codes, hit_codes) if hit_codes else np.zeros(state.n, dtype=bool)
-        return hit if op == "In" else ~hit
-    if op == "Exists":
-        return codes >= 0 if not req.values else None
-    if op == "DoesNotExist":
-        return codes < 0 if not req.values else None
-    if op in ("Gt", "Lt"):
-        if len(req.values) != 1:
-            return None
-        want = _parse_go_int(req.values[0])
-        if want is None:
-            return None
-        ints, ok = _int_values(values)
-        present = codes >= 0
-        safe = np.where(present, codes, 0)
-        if not len(values):
-            return np.zeros(state.n, dtype=bool)
-        cmp = ints[safe] > want if op == "Gt" else ints[safe] < want
-        return present & ok[safe] & cmp
-    return None
-
-
-def field_requirement_mask(state, req: NodeSelectorRequirement) -> np.ndarray | None:
-    """matchFields: only `metadata.name` with In/NotIn and exactly one value is valid."""
-    if req.key != OBJECT_NAME_FIELD or req.operator not in ("In", "NotIn") or len(req.values) != 1:
-        return None
-    hit = state.all_nodes == state.node_index.get(req.values[0], -1)
-    return hit if req.operator == "In" else ~hit
-
-
-def term_mask(state, term: NodeSelectorTerm) -> np.ndarray:
-    """A NodeSelectorTerm over all nodes; empty or invalid terms match nothing."""
-    out = np.zeros(state.n, dtype=bool)
-    if not term.match_expressions and not term.match_fields:
-        return out
-    out[:] = True
-    for req in term.match_expressions:
-        m = label_requirement_mask(state, req)
-        if m is None:
-            return np.zeros(state.n, dtype=bool)
-        out &= m
-    for req in term.match_fields:
-        m = field_requirement_mask(state, req)
-        if m is None:
-            return np.zeros(state.n, dtype=bool)
-        out &= m
-    return out
-
-
-def node_selector_mask(state, selector: NodeSelector) -> np.ndarray:
-    """Required node affinity: the terms ORed; no terms matches no node."""
-    out = np.zeros(state.n, dtype=bool)
-    for term in selector.terms:
-        out |= term_mask(state, term)
-    return out
-
-
-def label_set_mask(state, labels: tuple[tuple[str, str], ...]) -> np.ndarray:
-    """spec.nodeSelector (labels.SelectorFromSet): every key present with exactly that value."""
-    out = np.ones(state.n, dtype=bool)
-    for key, value in labels:
-        codes, values = state.label_column(key)
-        try:
-            code = values.index(value)
-        except ValueError:
-            return np.zeros(state.n, dtype=bool)
-        out &= codes == code
-    return out
-
-
-def preferred_score(state, terms: tuple) -> np.ndarray:
-    """PreferredSchedulingTerms.Score over all nodes: Σ weight of matching terms."""
-    out = np.zeros(state.n, dtype=np.int64)
-    for term in terms:
-        pref = term.preference
-        if term.weight == 0 or (not pref.match_expressions and not pref.match_fields):
-            continue
-        out += np.int64(term.weight) * term_mask(state, pref)
-    return out
-
 
 def _required(pod: Pod) -> NodeSelector | None:
     return pod.affinity.node_required if pod.affinity is not None else None

@@ -18,12 +18,8 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod, Taint
-from podgroup_plan.plugins.taint_toleration import (
-    COMPARISON_OPERATORS_GATE,
-    NO_SCHEDULE,
-    PerStateCache,
-    tolerations_tolerate,
-)
+from podgroup_plan.plugins.helper.state_cache import PerStateCache
+from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, NO_SCHEDULE, tolerations_tolerate
 
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"

@@ -18,7 +18,8 @@ array work over nodes. Per-pod results are memoised by pod signature for the cur
 node eligibility (labels, node affinity, taints) is static and memoised per state.
 
 This module also holds the small pieces InterPodAffinity shares (`PodMatchCounts`,
-`namespace_labels`, `label_selector_matches`).
+`namespace_labels`, `label_selector_matches`); node selectors and taints come from
+`plugins/helper/`.
 """
 from __future__ import annotations
 
@@ -48,8 +49,8 @@ from podgroup_plan.framework.interface import (
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, TopologySpreadConstraint
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
-from podgroup_plan.plugins.node_affinity import label_set_mask, node_selector_mask
-from podgroup_plan.plugins.taint_toleration import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
+from podgroup_plan.plugins.helper.node_affinity import required_node_affinity_mask
+from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -254,20 +255,6 @@ def go_round(x: np.ndarray) -> np.ndarray:
     t = np.trunc(x)
     frac = x - t
     return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
-
-
-def required_node_affinity_mask(state: "ClusterState", pod: Pod) -> np.ndarray | None:
-    """nodeaffinity.GetRequiredNodeAffinity(pod).Match over all nodes (nodeSelector AND required
-    node affinity), or None when the pod has neither (every node matches). The same column-wise
-    matching NodeAffinity filters with."""
-    selector = pod.node_selector
-    required = pod.affinity.node_required if pod.affinity is not None else None
-    if not selector and required is None:
-        return None
-    out = label_set_mask(state, tuple(sorted(selector.items())))
-    if required is not None:
-        out &= node_selector_mask(state, required)
-    return out
 
 
 # ------------------------------------------------------------------------------------------
