@@ -205,6 +205,26 @@ CASES: list[Case] = [
          note="A planner limit (upstream's replicas are int32): a typo must get an answer, not "
               "an hour of expansion."),
 
+    Case("References and groups", "A PodDisruptionBudget with both minAvailable and maxUnavailable",
+         {"m.yaml": doc(NODE, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+                              "metadata: {name: web, namespace: shop}\n"
+                              "spec: {minAvailable: 1, maxUnavailable: 1, "
+                              "selector: {matchLabels: {app: web}}}\n")},
+         "cannot be both set"),
+    Case("References and groups", "A Workload with no templates",
+         {"m.yaml": doc(NODE, "apiVersion: scheduling.k8s.io/v1beta1\nkind: Workload\n"
+                              "metadata: {name: train, namespace: ml}\nspec: {}\n")},
+         "Workload ml/train"),
+    Case("References and groups", "An Indexed Job without completions",
+         {"m.yaml": doc(NODE, "apiVersion: batch/v1\nkind: Job\n"
+                              "metadata: {name: train, namespace: ml}\nspec:\n"
+                              "  completionMode: Indexed\n  template:\n    spec:\n"
+                              "      restartPolicy: Never\n"
+                              "      containers: [{name: c, image: trainer}]\n")},
+         "required when completion mode is Indexed"),
+    Case("References and groups", "Two KubeSchedulerConfigurations among the manifests",
+         {"a.yaml": doc(NODE, CONFIG), "b.yaml": CONFIG}, "more than one KubeSchedulerConfiguration"),
+
     # --- the scheduler's configuration -------------------------------------------------------
     Case("Scheduler configuration", "An unknown plugin",
          {"m.yaml": NODE, "sched.cfg": CONFIG + "  plugins:\n    score:\n      enabled:\n"
