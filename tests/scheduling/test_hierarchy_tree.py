@@ -1,0 +1,56 @@
+"""CompositePodGroup trees: shape, child order, and the three Invalid rules (planner.md)."""
+from __future__ import annotations
+
+from podgroup_plan.model.objects import CompositePodGroup, PodGroup
+from podgroup_plan.scheduling.hierarchy_tree import build_trees
+
+
+def cpg(name, parent=None, workload="job", ts=None):
+    return CompositePodGroup(namespace="ns", name=name, api_version="scheduling.k8s.io/v1alpha3", policy="Gang",
+                             parent=parent, workload_name=workload, creation_timestamp=ts)
+
+
+def pg(name, parent, workload="job", ts=None):
+    return PodGroup(namespace="ns", name=name, api_version="scheduling.k8s.io/v1alpha3", policy="Gang",
+                    min_count=1, parent=parent, workload_name=workload, creation_timestamp=ts)
+
+
+def shape(node):
+    return (node.group.name, [shape(c) for c in node.children])
+
+
+def test_two_levels_children_in_creation_order_then_name():
+    trees = build_trees([cpg("root")], [pg("w-b", "root", ts="2026-01-01T00:00:02Z"), pg("w-a", "root", ts="2026-01-01T00:00:03Z"),
+                                        pg("ps", "root", ts="2026-01-01T00:00:02Z"), pg("late", "root")])
+    assert [shape(r) for r in trees.roots] == [("root", [("ps", []), ("w-b", []), ("w-a", []), ("late", [])])]
+    assert trees.invalid == {} and trees.missing_parent == {}
+    assert trees.roots[0].depth() == 2
+
+
+def test_depth_four_is_allowed_five_is_invalid():
+    ok = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a")], [pg("leaf", "b")])
+    assert ok.roots[0].depth() == 4 and not ok.invalid
+    deep = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a"), cpg("c", "b")], [pg("leaf", "c")])
+    assert deep.roots == []
+    msg = "invalid CompositePodGroup hierarchy: depth 5 exceeds 4 (WorkloadMaxTreeDepth): ns/r -> ns/a -> ns/b -> ns/c -> ns/leaf"
+    assert deep.invalid == {k: msg for k in [("ns", "r"), ("ns", "a"), ("ns", "b"), ("ns", "c")]}
+
+
+def test_objects_of_two_workloads_are_invalid():
+    trees = build_trees([cpg("r"), cpg("a", "r", workload="other")], [pg("leaf", "a")])
+    msg = trees.invalid[("ns", "r")]
+    assert msg == "invalid CompositePodGroup hierarchy: objects of more than one Workload (job: ns/r, ns/leaf; other: ns/a)"
+    assert trees.invalid[("ns", "a")] == msg and trees.roots == []
+
+
+def test_a_cycle_is_reported_with_its_path_for_every_member_and_what_hangs_below():
+    trees = build_trees([cpg("b", "c"), cpg("c", "b"), cpg("below", "b")], [pg("leaf", "below")])
+    msg = "invalid CompositePodGroup hierarchy: cycle ns/b -> ns/c -> ns/b"
+    assert trees.invalid == {("ns", "b"): msg, ("ns", "c"): msg, ("ns", "below"): msg}
+    assert trees.roots == []
+
+
+def test_a_missing_parent_is_not_invalid_its_subtree_waits():
+    trees = build_trees([cpg("mid", "gone")], [pg("leaf", "mid"), pg("orphan", "nowhere")])
+    assert trees.invalid == {} and trees.roots == []
+    assert trees.missing_parent == {("ns", "mid"): ("ns", "gone"), ("ns", "orphan"): ("ns", "nowhere")}
