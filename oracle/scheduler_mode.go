@@ -254,6 +254,11 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 		// Benchmark runs (--no-ties): bindings overlap the next cycles, as in a live
 		// scheduler; the round waits for them at its end.
 		c.waitForBindings(rec)
+		// Preemption's API calls (victim deletions, nominations) run asynchronously
+		// (SchedulerAsyncPreemption); the round ends only once nothing moves any more.
+		if c.quiesce(ctx, opts, &deletedMu, deleted) {
+			continue
+		}
 		mark := c.changeMark(&deletedMu, deleted)
 		if report.Rounds > 1 && mark == lastChange {
 			break
@@ -277,6 +282,28 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 	}
 	report.SchedulingSeconds = time.Since(start).Seconds()
 	return report, c.collect(ctx, report, pending, rec, deleted)
+}
+
+// quiesce waits until the fake API server and the queue stop changing (three quiet checks
+// 20 ms apart); it reports whether the active queue received work meanwhile.
+func (c *Cluster) quiesce(ctx context.Context, opts schedulerOptions, mu *sync.Mutex, deleted map[string]string) bool {
+	last, quiet := "", 0
+	for quiet < 3 {
+		time.Sleep(20 * time.Millisecond)
+		if opts.ties {
+			c.settle(ctx)
+		}
+		if len(c.Sched.SchedulingQueue.PodsInActiveQ()) > 0 {
+			return true
+		}
+		mark := c.changeMark(mu, deleted)
+		if mark == last {
+			quiet++
+		} else {
+			last, quiet = mark, 0
+		}
+	}
+	return false
 }
 
 func waitFor(limit time.Duration, done func() bool) bool {

@@ -369,7 +369,22 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
             clock += 1
             docs.append(p)
     docs += draw(extras())
+    docs += draw(disruption_budgets())
     return {"documents": docs, "config": draw(scheduler_config())}
+
+
+@st.composite
+def disruption_budgets(draw) -> list[dict]:
+    """PodDisruptionBudgets over the running pods' apps, with `status.disruptionsAllowed` written
+    as a `kubectl get` dump has it (the oracle runs no disruption controller)."""
+    docs = []
+    for app in draw(st.lists(st.sampled_from(APPS), max_size=2, unique=True)):
+        docs.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                     "metadata": {"name": f"pdb-{app}", "namespace": draw(st.sampled_from(NAMESPACES))},
+                     "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": app}}},
+                     "status": {"disruptionsAllowed": draw(st.integers(0, 1)), "currentHealthy": 1,
+                                "desiredHealthy": 1, "expectedPods": 1}})
+    return docs
 
 
 def json_copy(doc: dict) -> dict:
