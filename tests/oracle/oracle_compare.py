@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from oracle_exclusions import (
     OUT_OF_SCOPE_SCORE_PLUGINS,
+    apply_known_oracle_side_mismatches,
     apply_known_planner_mismatches,
     normalise_oracle_text,
     planner_node_for_tie,
@@ -108,7 +109,7 @@ def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Ma
     through the exclusion rules first (oracle side) and the known planner mismatches (planner
     side, collected into `known`)."""
     known = set() if known is None else known
-    oracle = _normalised_oracle(oracle, gates)
+    oracle = _normalised_oracle(oracle, gates, known)
     planner = _normalised_planner(planner, known)
     problems: list[str] = []
     p_pods = {(p["namespace"], p["name"]): p for p in planner["pods"]}
@@ -136,24 +137,28 @@ def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Ma
     return problems
 
 
-def _normalised_oracle(oracle: dict, gates: Mapping[str, bool]) -> dict:
+def _normalised_oracle(oracle: dict, gates: Mapping[str, bool], known: set[str]) -> dict:
     oracle = copy.deepcopy(oracle)
     for pod in oracle["pods"]:
         if pod["condition"]:
-            pod["condition"]["message"] = normalise_oracle_text(pod["condition"]["message"], gates)
+            text = normalise_oracle_text(pod["condition"]["message"], gates)
+            pod["condition"]["message"] = apply_known_oracle_side_mismatches(text, known)
     for group in oracle["podGroups"]:
         for cond in group["conditions"]:
-            cond["message"] = normalise_oracle_text(cond["message"], gates)
+            text = normalise_oracle_text(cond["message"], gates)
+            cond["message"] = apply_known_oracle_side_mismatches(text, known)
     return oracle
 
 
 def _normalised_planner(planner: dict, known: set[str]) -> dict:
     planner = copy.deepcopy(planner)
     for pod in planner["pods"]:
-        pod["message"] = apply_known_planner_mismatches(pod["message"], known)
+        text = apply_known_planner_mismatches(pod["message"], known)
+        pod["message"] = apply_known_oracle_side_mismatches(text, known)
     for group in planner["podGroups"]:
         for cond in group["conditions"]:
-            cond["message"] = apply_known_planner_mismatches(cond["message"], known)
+            text = apply_known_planner_mismatches(cond["message"], known)
+            cond["message"] = apply_known_oracle_side_mismatches(text, known)
     return planner
 
 
