@@ -16,6 +16,7 @@ from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
 from podgroup_plan.result import (
     IGNORED,
+    INVALID,
     PREEMPTED,
     SCHEDULED,
     UNSCHEDULABLE,
@@ -54,6 +55,9 @@ class Recorder:
         # `explain` attaches its Tracer here to see outcomes as they are written; else None.
         self.tracer = None
         # the placement algorithm's last run per group, and the domain of its last success
+        # CompositePodGroup key -> the planner's message, for the CompositePodGroups of Invalid
+        # trees (scheduling/hierarchy_tree.py; only with the CompositePodGroup gate)
+        self.invalid_composites: dict[tuple[str, str], str] = {}
         self.group_placements: dict[tuple[str, str], Sequence[PlacementResult]] = {}
         self.group_domain: dict[tuple[str, str], str | None] = {}
 
@@ -220,6 +224,13 @@ class Recorder:
         for cpg in self.cluster.composite_pod_groups:
             children = by_parent.get(cpg.key, [])
             needed = cpg.min_group_count if cpg.policy == GANG else 1
+            invalid = self.invalid_composites.get(cpg.key)
+            if invalid is not None:
+                yield CompositePodGroupResult(
+                    namespace=cpg.namespace, name=cpg.name, parent=cpg.parent, policy=cpg.policy,
+                    min_group_count=needed, placement=None, status=INVALID, message=invalid,
+                )
+                continue
             done = sum(s == SCHEDULED for s in children)
             if done >= needed:
                 status = SCHEDULED

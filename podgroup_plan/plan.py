@@ -27,6 +27,7 @@ from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult, Preemptor
 from podgroup_plan.scheduling.columns import cluster_reads_columns_only
 from podgroup_plan.scheduling.nominated import Nominator, seed
+from podgroup_plan.scheduling.hierarchy_tree import build_trees
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
 from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
@@ -77,7 +78,9 @@ def plan(
     record = Recorder(cluster, state, gates)
     record.tracer = tracer
 
-    entities = build_queue(cluster, pending, running, frameworks, gates, record)
+    if gate_enabled(gates, "CompositePodGroup") and gate_enabled(gates, "GenericWorkload"):
+        record.invalid_composites = build_trees(cluster.composite_pod_groups, cluster.pod_groups).invalid
+    entities = build_queue(cluster, pending, running, frameworks, gates, record, record.invalid_composites)
     # The passes allocate many small objects and no reference cycles worth collecting, while
     # each full collection walks every loaded object (about 0.5 s with 150,000 pods).
     collecting = gc.isenabled()

@@ -69,7 +69,7 @@ def _queue_key(frameworks: Mapping[str, Framework]):
 
 def build_queue(
     cluster: ClusterInput, pending: list[Pod], running: list[Pod], frameworks: Mapping[str, Framework],
-    gates: Mapping[str, bool], record: Recorder,
+    gates: Mapping[str, bool], record: Recorder, invalid_composites: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Entity]:
     """The queue entities in PrioritySort order, after the PreEnqueue gates. Pods that a gate
     holds back or that no profile serves are recorded (Waiting / Ignored) and left out."""
@@ -128,6 +128,12 @@ def build_queue(
             record.ignored_group(key)
             continue
         pods = sorted(ours, key=_pod_order)
+        if group is not None and group.parent and invalid_composites \
+                and (group.namespace, group.parent) in invalid_composites:
+            # A leaf of an Invalid CompositePodGroup tree (scheduling/hierarchy_tree.py): never
+            # queued; v1.37.0 leaves such pods pending without a word (planner.md).
+            record.waiting(pods, group, None)
+            continue
         fwk = frameworks[pods[0].scheduler_name]
         known = len(pods) + running_count.get(key, 0) + deleting.get(key, 0)
         gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], known))

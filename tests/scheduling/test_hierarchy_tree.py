@@ -54,3 +54,39 @@ def test_a_missing_parent_is_not_invalid_its_subtree_waits():
     trees = build_trees([cpg("mid", "gone")], [pg("leaf", "mid"), pg("orphan", "nowhere")])
     assert trees.invalid == {} and trees.roots == []
     assert trees.missing_parent == {("ns", "mid"): ("ns", "gone"), ("ns", "orphan"): ("ns", "nowhere")}
+
+
+# ----- Invalid trees in a plan ----------------------------------------------------------------
+
+
+def _plan_with(composites, groups, gates=None):
+    from podgroup_plan.model.objects import ClusterInput, Node, Pod
+    from podgroup_plan.plan import plan
+
+    node = Node(name="n1", labels={}, allocatable={"cpu": 8000, "memory": 1 << 34, "pods": 110})
+    pods = [Pod(namespace="ns", name=f"{g.name}-0", pod_group=g.name, requests={"cpu": 100}, non_zero_cpu=100,
+                non_zero_memory=200 << 20, priority=0) for g in groups]
+    return plan(ClusterInput(nodes=(node,), pods=tuple(pods), pod_groups=tuple(groups),
+                             composite_pod_groups=tuple(composites)), feature_gates=gates)
+
+
+def test_an_invalid_tree_is_reported_and_nothing_in_it_is_scheduled():
+    composites = [cpg("b", "c"), cpg("c", "b"), cpg("ok")]
+    groups = [pg("leaf", "b"), pg("fine", "ok")]
+    result = _plan_with(composites, groups)
+    cpgs = {c.name: c for c in result.composite_pod_groups}
+    msg = "invalid CompositePodGroup hierarchy: cycle ns/b -> ns/c -> ns/b"
+    assert (cpgs["b"].status, cpgs["b"].message) == ("Invalid", msg)
+    assert (cpgs["c"].status, cpgs["c"].message) == ("Invalid", msg)
+    assert cpgs["ok"].status != "Invalid"
+    pods = {p.name: p for p in result.pods}
+    assert (pods["leaf-0"].status, pods["leaf-0"].reason, pods["leaf-0"].message) == ("Waiting", None, None)
+    leaf = next(g for g in result.pod_groups if g.name == "leaf")
+    assert leaf.status == "Waiting" and leaf.conditions == ()
+    assert pods["fine-0"].status == "Scheduled"  # a valid tree's leaf is still planned (on its own, for now)
+
+
+def test_with_the_composite_gate_off_nothing_is_invalid():
+    result = _plan_with([cpg("b", "c"), cpg("c", "b")], [pg("leaf", "b")], gates={"CompositePodGroup": False})
+    assert all(c.status != "Invalid" for c in result.composite_pod_groups)
+    assert next(p for p in result.pods if p.name == "leaf-0").status == "Scheduled"
