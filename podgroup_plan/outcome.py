@@ -55,11 +55,14 @@ class Recorder:
         # `explain` attaches its Tracer here to see outcomes as they are written; else None.
         self.tracer = None
         # the placement algorithm's last run per group, and the domain of its last success
-        # CompositePodGroup key -> the planner's message, for the CompositePodGroups of Invalid
-        # trees (scheduling/hierarchy_tree.py; only with the CompositePodGroup gate)
-        self.invalid_composites: dict[tuple[str, str], str] = {}
         self.group_placements: dict[tuple[str, str], Sequence[PlacementResult]] = {}
         self.group_domain: dict[tuple[str, str], str | None] = {}
+        # CompositePodGroups (gate CompositePodGroup): the trees (model/hierarchy.py, None with
+        # the gate off), each CompositePodGroup's latest outcome, and those whose tree waits.
+        self.hierarchy = None
+        self.composite_outcome: dict[tuple[str, str], tuple[str, str | None]] = {}
+        self.composite_ever_scheduled: set[tuple[str, str]] = set()
+        self.waiting_composites: dict[tuple[str, str], str] = {}
 
     # ----- what happened -----------------------------------------------------------------
 
@@ -105,7 +108,7 @@ class Recorder:
         """One successful preemption, in plan order, for the table."""
         self.preemptions.append(PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
 
-    def placements(self, group: PodGroup, trials, domain: str | None) -> None:
+    def placements(self, group, trials, domain: str | None) -> None:
         """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
         domain a successful cycle placed the group in."""
         if trials is None:
@@ -116,6 +119,24 @@ class Recorder:
         if self.tracer is not None:
             self.tracer.placement_run(group.namespace, group.name,
                                       [p.to_dict() for p in self.group_placements[group.key]])
+
+    def waiting_composite(self, root, message: str) -> None:
+        """Every CompositePodGroup of a tree that did not pass the quorum gate."""
+        for node in root.walk():
+            if not node.is_leaf:
+                self.waiting_composites[node.key] = message
+
+    def composite_cycle(self, cpg, scheduled: bool, message: str | None, trials, domain: str | None) -> None:
+        """A CompositePodGroup's outcome in its root's cycle (the planner's summary: v1.37.0
+        writes no CompositePodGroup status) and its candidates' account."""
+        self.composite_outcome[cpg.key] = ("Scheduled" if scheduled else "Unschedulable", message)
+        if scheduled:
+            self.composite_ever_scheduled.add(cpg.key)
+        if trials is not None:
+            self.placements(cpg, trials, domain)
+        if self.tracer is not None:
+            self.tracer.group_cycle(cpg.namespace, cpg.name, "Scheduled" if scheduled else "Unschedulable",
+                                    message or "")
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         self.group_outcome[group.key] = (reason, message)
@@ -154,6 +175,7 @@ class Recorder:
             scheduler_names=tuple(sorted(frameworks)),
             owner_parents=dict(self.cluster.owner_parents),
             feature_gates=self.gates.differing_from_upstream(),
+            group_parents={g.key: g.parent for g in self.cluster.pod_groups if g.parent},
         )
 
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
@@ -218,39 +240,45 @@ class Recorder:
         for g in self.cluster.pod_groups:
             if g.parent:
                 by_parent.setdefault((g.namespace, g.parent), []).append(status_of[g.key])
-        for c in self.cluster.composite_pod_groups:
-            if c.parent:
-                by_parent.setdefault((c.namespace, c.parent), [])
-        for cpg in self.cluster.composite_pod_groups:
-            children = by_parent.get(cpg.key, [])
-            needed = cpg.min_group_count if cpg.policy == GANG else 1
-            invalid = self.invalid_composites.get(cpg.key)
-            if invalid is not None:
-                yield CompositePodGroupResult(
-                    namespace=cpg.namespace, name=cpg.name, parent=cpg.parent, policy=cpg.policy,
-                    min_group_count=needed, placement=None, status=INVALID, message=invalid,
-                )
-                continue
-            done = sum(s == SCHEDULED for s in children)
-            if done >= needed:
-                status = SCHEDULED
-            elif any(s == WAITING for s in children):
-                status = WAITING
+        composite_on = gate_enabled(self.gates, "CompositePodGroup") and gate_enabled(self.gates, "GenericWorkload")
+        h = self.hierarchy
+        # children CompositePodGroups count by their own status: parents after children
+        results: dict[tuple[str, str], CompositePodGroupResult] = {}
+        for cpg in sorted(self.cluster.composite_pod_groups, key=lambda c: -(h.nodes[c.key].depth if h else 0)):
+            needed = required_count(cpg)
+            message: str | None = None
+            if not composite_on or h is None:
+                status = IGNORED
+            elif cpg.key in h.invalid:
+                status, message = INVALID, h.invalid[cpg.key]
+            elif cpg.key in self.composite_outcome:
+                reason, message = self.composite_outcome[cpg.key]
+                status = SCHEDULED if cpg.key in self.composite_ever_scheduled else UNSCHEDULABLE
+                if status == SCHEDULED:
+                    message = None
+            elif cpg.key in self.waiting_composites:
+                status, message = WAITING, self.waiting_composites[cpg.key]
+            elif cpg.key in h.missing:
+                from podgroup_plan.queue import snapshot_missing_message
+                status, message = WAITING, snapshot_missing_message(h.missing[cpg.key])
             else:
-                status = UNSCHEDULABLE
-            yield CompositePodGroupResult(
+                # never tried (nothing pending below it): scheduled when enough children are
+                children = by_parent.get(cpg.key, []) + [
+                    results[n.key].status for n in h.nodes[cpg.key].children if n.key in results]
+                status = SCHEDULED if sum(s == SCHEDULED for s in children) >= needed else WAITING
+            results[cpg.key] = CompositePodGroupResult(
                 namespace=cpg.namespace,
                 name=cpg.name,
                 parent=cpg.parent,
                 policy=cpg.policy,
                 min_group_count=needed,
-                placement=None,
+                placement=self.group_domain.get(cpg.key),
                 status=status,
-                message=(
-                    "CompositePodGroup scheduling is not implemented yet: its PodGroups were "
-                    f"scheduled on their own; {done} of {needed} required child groups scheduled"
-                ),
+                message=message,
+                placements=self.group_placements.get(cpg.key),
             )
+        for key in sorted(results):
+            yield results[key]
 
     def _notes(self, frameworks, pods, groups) -> list[str]:
         notes: set[str] = set(self.cluster.expansion_notes)
@@ -269,11 +297,10 @@ class Recorder:
             notes.add(f"feature gates accepted but not modelled (they change nothing in this plan): {shown}")
         if not gate_enabled(self.gates, "GenericWorkload") and self.cluster.pod_groups:
             notes.add("GenericWorkload=false: PodGroups were not applied; every pod was scheduled on its own")
-        if self.cluster.composite_pod_groups:
-            notes.add(
-                "CompositePodGroup trees were not applied (hierarchical scheduling is not implemented "
-                "yet): each PodGroup was scheduled on its own"
-            )
+        if self.cluster.composite_pod_groups and gate_enabled(self.gates, "GenericWorkload") \
+                and not gate_enabled(self.gates, "CompositePodGroup"):
+            notes.add("CompositePodGroup=false: CompositePodGroup trees were not applied; "
+                      "each PodGroup was scheduled on its own")
         if self.cluster.ignored_kinds:
             notes.add(ignored_kinds_note(self.cluster.ignored_kinds))
         for name, fwk in frameworks.items():

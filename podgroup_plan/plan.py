@@ -21,13 +21,15 @@ from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.hierarchy import build_hierarchy
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
+from podgroup_plan.scheduling.hierarchy import LeafMemo
+from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult, Preemptor
 from podgroup_plan.scheduling.columns import cluster_reads_columns_only
 from podgroup_plan.scheduling.nominated import Nominator, seed
-from podgroup_plan.scheduling.hierarchy_tree import build_trees
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
 from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
@@ -78,9 +80,13 @@ def plan(
     record = Recorder(cluster, state, gates)
     record.tracer = tracer
 
+    # The CompositePodGroup trees, built once (model/hierarchy.py); with the gate off (or
+    # GenericWorkload off) every PodGroup goes on its own and the trees are not applied.
+    trees = None
     if gate_enabled(gates, "CompositePodGroup") and gate_enabled(gates, "GenericWorkload"):
-        record.invalid_composites = build_trees(cluster.composite_pod_groups, cluster.pod_groups).invalid
-    entities = build_queue(cluster, pending, running, frameworks, gates, record, record.invalid_composites)
+        trees = build_hierarchy(cluster)
+    record.hierarchy = trees
+    entities = build_queue(cluster, pending, running, frameworks, gates, record, trees)
     # The passes allocate many small objects and no reference cycles worth collecting, while
     # each full collection walks every loaded object (about 0.5 s with 150,000 pods).
     collecting = gc.isenabled()
@@ -125,6 +131,8 @@ class _Passes:
             plugin = fwk.plugin("DefaultPreemption")
             if plugin is not None:
                 plugin.attach(fwk, self.preemption, self.preemption_policy_gate)
+        # leaf placement runs of CompositePodGroup trees, shared by every tree cycle
+        self.leaf_memo = LeafMemo()
         # state.version at the last eviction
         self.evictions_version = -1
 
@@ -138,7 +146,10 @@ class _Passes:
             still: list[Entity] = []
             for entity in todo:
                 if self._worth_retrying(entity):
-                    cycle = self._single_pod_cycle if entity.group is None else self._group_cycle
+                    if entity.tree is not None:
+                        cycle = self._tree_cycle
+                    else:
+                        cycle = self._single_pod_cycle if entity.group is None else self._group_cycle
                     changed |= cycle(entity)
                 if entity.pods:
                     still.append(entity)
@@ -271,6 +282,16 @@ class _Passes:
                             entity.pods[0].scheduler_name, "podgroup")
                 return True
         return False
+
+    def _tree_cycle(self, entity: Entity) -> bool:
+        """A root CompositePodGroup's cycle (scheduling/tree_cycle.py)."""
+        if self.tracer is not None:
+            self.tracer.scope = f"CompositePodGroup {entity.tree.group.namespace}/{entity.tree.group.name}"
+        try:
+            return TreeCycle(self, entity).run()
+        finally:
+            if self.tracer is not None:
+                self.tracer.scope = "pod"
 
     def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod]) -> tuple[list, Status]:
         """Workload-aware preemption's re-run of the whole root algorithm (placement included)

@@ -21,6 +21,7 @@ from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import PodGroupGate
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status
+from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
@@ -34,6 +35,9 @@ class Entity:
     key: tuple
     pods: list[Pod]
     group: PodGroup | None = None
+    # a root CompositePodGroup's whole tree (`group` is then None); `pods` holds the pending
+    # pods of every leaf below it
+    tree: TreeNode | None = None
     failed_at_version: int | None = None
     failed_plugins: set[str] = field(default_factory=set)
 
@@ -69,7 +73,7 @@ def _queue_key(frameworks: Mapping[str, Framework]):
 
 def build_queue(
     cluster: ClusterInput, pending: list[Pod], running: list[Pod], frameworks: Mapping[str, Framework],
-    gates: Mapping[str, bool], record: Recorder, invalid_composites: Mapping[tuple[str, str], str] | None = None,
+    gates: Mapping[str, bool], record: Recorder, hierarchy: Hierarchy | None = None,
 ) -> list[Entity]:
     """The queue entities in PrioritySort order, after the PreEnqueue gates. Pods that a gate
     holds back or that no profile serves are recorded (Waiting / Ignored) and left out."""
@@ -112,8 +116,12 @@ def build_queue(
         else:
             members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
 
+    trees: dict[tuple[str, str], dict[tuple[str, str], list[Pod]]] = {}
     for key in sorted(members):
         group = groups.get(key)
+        if hierarchy is not None and group is not None and group.parent:
+            _tree_member(hierarchy, group, members[key], frameworks, record, trees)
+            continue
         # kube-scheduler only ever queues pods whose schedulerName matches one of its profiles
         # (frameworkForPodGroup relies on it): foreign pods are Ignored and neither pass the
         # gate's pod count nor take part in the group's validation.
@@ -128,12 +136,6 @@ def build_queue(
             record.ignored_group(key)
             continue
         pods = sorted(ours, key=_pod_order)
-        if group is not None and group.parent and invalid_composites \
-                and (group.namespace, group.parent) in invalid_composites:
-            # A leaf of an Invalid CompositePodGroup tree (scheduling/hierarchy_tree.py): never
-            # queued; v1.37.0 leaves such pods pending without a word (planner.md).
-            record.waiting(pods, group, None)
-            continue
         fwk = frameworks[pods[0].scheduler_name]
         known = len(pods) + running_count.get(key, 0) + deleting.get(key, 0)
         gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], known))
@@ -148,5 +150,83 @@ def build_queue(
         entities.append(
             Entity(queue_key(_group_priority(group, pods), _group_timestamp(group, pods), *key), pods, group)
         )
+    if hierarchy is not None:
+        entities.extend(_tree_entities(hierarchy, trees, frameworks, record, queue_key,
+                                       running_count, deleting, _pod_order))
     entities.sort(key=lambda e: e.key)
     return entities
+
+
+# ----- CompositePodGroup trees (gate CompositePodGroup) ---------------------------------------
+
+def snapshot_missing_message(key: tuple[str, str]) -> str:
+    """GangScheduling's PreEnqueue when the tree's root cannot be found (upstream.md §2.1)."""
+    return f"failed to build hierarchy snapshot: composite pod group object not found in state for {key[0]}/{key[1]}"
+
+
+def tree_quorum_message(root: TreeNode) -> str:
+    return f'waiting for composite pod group "{root.group.name}" tree to meet quorum'
+
+
+def _tree_member(hierarchy: Hierarchy, group: PodGroup, pods: list[Pod], frameworks: Mapping[str, Framework],
+                 record: Recorder, trees: dict) -> None:
+    """A leaf PodGroup with a parent: waits when its tree is invalid or has no root, else its
+    pods join the root's entity."""
+    ours = []
+    for pod in pods:
+        if pod.scheduler_name in frameworks:
+            ours.append(pod)
+        else:
+            record.ignored(pod)
+    if not ours:
+        record.ignored_group(group.key)
+        return
+    if group.key in hierarchy.invalid_leaves:
+        # The planner's Invalid tree (planner.md): the pods wait, reason and message null.
+        record.waiting(ours, group, None)
+        return
+    missing = hierarchy.missing.get(group.key)
+    if missing is not None:
+        record.waiting(ours, group, snapshot_missing_message(missing))
+        return
+    root = hierarchy.root_of[group.key]
+    trees.setdefault(root.key, {})[group.key] = ours
+
+
+def _tree_ready(node: TreeNode, known: Mapping[tuple[str, str], int]) -> bool:
+    """GangScheduling's recursive readiness: a leaf needs AllPodsCount >= minCount (basic: 1),
+    a CompositePodGroup ready children >= minGroupCount (basic: 1)."""
+    from podgroup_plan.plugins.gang_scheduling import required_count
+
+    if node.is_leaf:
+        return known.get(node.key, 0) >= required_count(node.group)
+    ready = sum(_tree_ready(child, known) for child in node.children)
+    return ready >= required_count(node.group)
+
+
+def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, Framework], record: Recorder,
+                   queue_key, running_count: Mapping, deleting: Mapping, pod_order) -> list[Entity]:
+    out = []
+    known = dict(running_count)
+    for k, v in deleting.items():
+        known[k] = known.get(k, 0) + v
+    for leaves in trees.values():
+        for k, pods in leaves.items():
+            known[k] = known.get(k, 0) + len(pods)
+    for root_key in sorted(trees):
+        root = hierarchy.roots[root_key]
+        leaves = trees[root_key]
+        pods = [p for leaf in root.leaves() for p in sorted(leaves.get(leaf.key, ()), key=pod_order)]
+        fwk = frameworks[pods[0].scheduler_name]
+        if any(p.name == "GangScheduling" for p in fwk.pre_enqueue) and not _tree_ready(root, known):
+            message = tree_quorum_message(root)
+            for leaf in root.leaves():
+                if leaf.key in leaves:
+                    record.waiting(sorted(leaves[leaf.key], key=pod_order), leaf.group, message)
+            record.waiting_composite(root, message)
+            continue
+        cpg = root.group
+        priority = cpg.priority if cpg.priority is not None else pods[0].priority
+        stamp = cpg.creation_timestamp or min((p.creation_timestamp for p in pods if p.creation_timestamp), default=None)
+        out.append(Entity(queue_key(priority, stamp, *root_key), pods, None, root))
+    return out

@@ -197,6 +197,8 @@ class CompositePodGroupResult:
     placement: str | None
     status: str
     message: str | None = None
+    # None: the placement algorithm did not run for it; () : it ran, no candidate.
+    placements: tuple[PlacementResult, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -208,6 +210,7 @@ class CompositePodGroupResult:
             "placement": self.placement,
             "status": self.status,
             "message": self.message,
+            "placements": None if self.placements is None else [p.to_dict() for p in self.placements],
         }
 
 
@@ -298,6 +301,9 @@ class PlanResult:
     # Gates whose value in this plan differs from kube-scheduler v1.37.0's default (contract.md),
     # sorted by name.
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    # (namespace, name) of a PodGroup with a parent -> its parentCompositePodGroupName, so the
+    # table can draw CompositePodGroup trees down to the leaves. Not part of the JSON document.
+    group_parents: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def root_owner(self, namespace: str, owner: OwnerRef | None) -> OwnerRef | None:
         """The top of `owner`'s chain of controlling owners (a JobSet for a pod of one of its

@@ -202,6 +202,58 @@ def composites(view: View) -> list[Text]:
     return t.lines(view.width)
 
 
+def trees(view: View) -> list[Text]:
+    """Each CompositePodGroup tree drawn from its root down to the leaf PodGroups, indented, with
+    each level's status and placement (the planner's drawing; nothing here is upstream's text)."""
+    result = view.result
+    if not result.composite_pod_groups:
+        return []
+    composites = {(c.namespace, c.name): c for c in result.composite_pod_groups}
+    children: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {}
+    for c in result.composite_pod_groups:
+        if c.parent:
+            children.setdefault((c.namespace, c.parent), []).append(("C", (c.namespace, c.name)))
+    groups = {(g.namespace, g.name): g for g in result.pod_groups}
+    for key, parent in result.group_parents.items():
+        if key in groups:
+            children.setdefault((key[0], parent), []).append(("G", key))
+    roots = [k for k, c in composites.items() if c.parent is None or (k[0], c.parent) not in composites]
+    if not roots:
+        return []
+    lines = [Text("CompositePodGroup trees", style="bold")]
+
+    def where(placement: str | None, topology: str | None = None) -> str:
+        if placement is None:
+            return ""
+        return f"  @ {placement}" + (f" ({topology})" if topology else "")
+
+    def draw(kind: str, key: tuple[str, str], depth: int, seen: set) -> None:
+        if key in seen or depth > 8:  # an Invalid tree may loop
+            return
+        seen.add(key)
+        pad = "  " * depth + ("└ " if depth else "")
+        if kind == "C":
+            c = composites[key]
+            policy = common.policy_text(c.policy, c.min_group_count, " groups")
+            line = Text(f"{pad}{ref(*key)}  {policy}  ")
+            line.append_text(status_text(c.status))
+            line.append(where(c.placement))
+            lines.append(line)
+            for k, child in sorted(children.get(key, []), key=lambda kc: natural_ref_key(*kc[1])):
+                draw(k, child, depth + 1, seen)
+        else:
+            g = groups[key]
+            line = Text(f"{pad}{ref(*key)}  {g.policy} {scheduled_of_min(g)}  ")
+            line.append_text(status_text(g.status))
+            line.append(where(g.placement, g.topology_key))
+            lines.append(line)
+
+    seen: set = set()
+    for root in sorted(roots, key=lambda k: natural_ref_key(*k)):
+        draw("C", root, 0, seen)
+    return lines
+
+
 # --- pods ---------------------------------------------------------------------------------------
 
 def listed_pods(view: View) -> list[PodResult]:
@@ -315,7 +367,7 @@ def notes(view: View) -> list[Text]:
 
 
 Section = Callable[[View], list[Text]]
-SECTIONS: list[Section] = [header, summary, pod_groups, composites, owners, pods, pod_reasons, victims,
+SECTIONS: list[Section] = [header, summary, pod_groups, composites, trees, owners, pods, pod_reasons, victims,
                            preemptions, notes]
 
 

@@ -219,11 +219,11 @@ def test_demo_tells_its_story():
     result = _run([str(FIXTURES / "cluster"), str(FIXTURES / "workloads")], None)
     assert result["summary"] == {
         "nodes": 67,
-        "podsScheduled": 44,
+        "podsScheduled": 49,
         "podsUnschedulable": 32,
         "podsWaiting": 8,
         "podsPreempted": 0,
-        "podGroupsScheduled": 7,
+        "podGroupsScheduled": 10,
         "podGroupsUnschedulable": 1,
         "podGroupsWaiting": 1,
     }
@@ -238,6 +238,9 @@ def test_demo_tells_its_story():
         "recsys-ctr/workers/1": ("Scheduled", 2, 0),
         "eval-sweep-evaluators": ("Scheduled", 12, 0),
         "llm-distill-students": ("Waiting", 0, 6),
+        "mm-pretrain-vision-encoder": ("Scheduled", 2, 0),
+        "mm-pretrain-text-decoder": ("Scheduled", 2, 0),
+        "mm-pretrain-param-server": ("Scheduled", 1, 0),
     }
     assert [c["type"] for c in groups["speech-asr-encoder"]["conditions"]] == ["PodGroupScheduled"]
     assert groups["rl-rollout-rollout"]["topologyKey"] == "topology.example.com/rack"
@@ -283,13 +286,25 @@ def test_demo_tells_its_story():
         assert pods[f"data-prep-{i}"]["message"] == 'waiting for pods\'s pod group "data-prep-shards" to appear in scheduling queue'
     for i in range(6):
         assert pods[f"llm-distill-{i}"]["message"] == "waiting for minCount pods from a gang to appear in scheduling queue"
+    # The multi-role job, a CompositePodGroup tree (zone over rack), planned last: us-east-1a
+    # has no rack with two free nodes left, so its first role fails there and minGroupCount 3
+    # is out of reach at once; in us-east-1b both gangs share rack z2-r4.
+    (tree,) = result["compositePodGroups"]
+    assert (tree["name"], tree["status"], tree["placement"], tree["minGroupCount"]) == (
+        "mm-pretrain", "Scheduled", "us-east-1b", 3)
+    assert [(p["name"], p["feasible"], p["scheduledPods"], p["message"], p["chosen"]) for p in tree["placements"]] == [
+        ("us-east-1a", False, 0, "minCount (3) cannot be satisfied: 0 scheduled, 2 remaining", False),
+        ("us-east-1b", True, 5, None, True)]
+    assert groups["mm-pretrain-vision-encoder"]["placement"] == groups["mm-pretrain-text-decoder"]["placement"] == "z2-r4"
+    assert {pods[f"mm-pretrain-{r}-{i}"]["node"].split("-")[1] for r in ("vision-encoder", "text-decoder") for i in range(2)} == {"z2"}
     # No node holds more GPUs than it has, running pods included.
-    gpu_pods = [p for p in result["pods"] if p["node"] and p["podGroup"] != "eval-sweep-evaluators"]
+    one_gpu = {"eval-sweep-evaluators", "mm-pretrain-param-server"}
+    gpu_pods = [p for p in result["pods"] if p["node"] and p["podGroup"] not in one_gpu]
     per_node: dict[str, int] = {}
     for p in gpu_pods:
         per_node[p["node"]] = per_node.get(p["node"], 0) + (4 if p["podGroup"].startswith("recsys") else 8)
     for p in result["pods"]:
-        if p["podGroup"] == "eval-sweep-evaluators":
+        if p["podGroup"] in one_gpu:
             per_node[p["node"]] = per_node.get(p["node"], 0) + 1
     assert not ({"gpu-z1-r1-n1", "gpu-z1-r2-n8"} & set(per_node)), "nodes of the running job are full"
     assert max(per_node.values()) <= 8

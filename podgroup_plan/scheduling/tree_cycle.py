@@ -1,0 +1,172 @@
+"""One scheduling cycle of a root CompositePodGroup and its whole tree, with its outcome.
+
+Mirrors v1.37.0's `pkg/scheduler/schedule_one_podgroup.go` for a composite root: validatePodGroup
+over every queued pod of the tree against the root's priority and preemption policy, the root
+algorithm (scheduling/hierarchy.py), PodGroupPostFilter once for the root when its status is
+exactly Unschedulable, the post filter's text folded into every result of the tree
+(applyPodGroupPostFilterResult, once per result sharing a status), then submit per leaf
+PodGroup: binding is atomic at the root, a leaf that failed binds nothing, and a failing parent
+binds nothing below it. CompositePodGroups own no pods and get no condition; the planner records
+their outcome as its own summary (contract.md, `compositePodGroups[]`).
+
+`passes` is the plan's pass runner (plan.py `_Passes`): state, frameworks, record, nominator.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.result import Preemptor
+from podgroup_plan.scheduling.hierarchy import NodeResult, all_results, leaf_pod_results, run_tree_algorithm
+from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, validate_pod_group
+
+
+class TreeCycle:
+    def __init__(self, passes, entity):
+        self.passes = passes
+        self.entity = entity
+        self.root = entity.tree
+        self.record = passes.record
+        self.state = passes.state
+
+    def _queued(self) -> dict[tuple[str, str], list[Pod]]:
+        queued: dict[tuple[str, str], list[Pod]] = {}
+        for pod in self.entity.pods:
+            queued.setdefault((pod.namespace, pod.pod_group), []).append(pod)
+        return queued
+
+    def run(self) -> bool:
+        passes, entity, record = self.passes, self.entity, self.record
+        leaves = self.root.leaves()
+        placed = [p for leaf in leaves for p in passes._placed_members(leaf.group)]
+        error = validate_pod_group(self.root.group, entity.pods, placed, passes.frameworks,
+                                   passes.preemption_policy_gate)
+        if error is not None:
+            for pod in entity.pods:
+                record.unschedulable(pod, "SchedulerError", error)
+            for leaf in leaves:
+                record.group_cycle(leaf.group, "SchedulerError", error)
+            for node in self.root.walk():
+                if not node.is_leaf:
+                    record.composite_cycle(node.group, False, error, None, None)
+            passes._failed(entity, set())
+            return False
+        fwk = passes.frameworks[entity.pods[0].scheduler_name]
+        queued = self._queued()
+        result = run_tree_algorithm(fwk, self.root, queued, self.state, passes.leaf_memo)
+        plugins = _plugins_of(result)
+        if result.status.is_success():
+            return self._bind(result, queued, plugins)
+        passes._failed(entity, plugins)
+        outcome = None
+        if result.status.code == Code.UNSCHEDULABLE:
+            outcome, _ = fwk.run_pod_group_post_filter(
+                self.root.group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, queued))
+        if outcome is not None and passes.tracer is not None:
+            passes.tracer.preemption(self.root.group.namespace, self.root.group.name, outcome)
+        self._failed(result, queued, outcome)
+        if outcome is not None and outcome.status.is_success():
+            for pod, node in outcome.nominations:
+                passes.nominator.nominate(pod, node)
+            if outcome.victims:
+                passes._evict(outcome, Preemptor("CompositePodGroup", *self.root.key),
+                              entity.pods[0].scheduler_name, "podgroup")
+                return True
+        return False
+
+    def _rerun(self, fwk, queued) -> tuple[list, Status]:
+        """Workload-aware preemption's re-run of the whole tree algorithm (it proposes only)."""
+        tracer = self.passes.tracer
+        if tracer is not None:
+            tracer.rerun = True
+        try:
+            result = run_tree_algorithm(fwk, self.root, queued, self.state, self.passes.leaf_memo)
+            return (result.assumed if result.status.is_success() else []), result.status
+        finally:
+            if tracer is not None:
+                tracer.rerun = False
+
+    def _bind(self, result: NodeResult, queued, plugins: set[str]) -> bool:
+        """The root succeeded: every successful leaf binds its pods, a failed leaf none."""
+        passes, record = self.passes, self.record
+        bound = set()
+        for r in all_results(result):
+            if not r.node.is_leaf:
+                record.composite_cycle(r.node.group, r.status.is_success(), r.status.message,
+                                       r.trials, r.placement if r.status.is_success() else None)
+                continue
+            leaf = r.node.group
+            pods = queued.get(leaf.key, [])
+            record.placements(leaf, r.trials, r.placement if r.status.is_success() else None)
+            lr = leaf_pod_results(r, pods)
+            if r.status.is_success():
+                for pod, node in lr.assignments:
+                    self.state.assume(pod, node)
+                    record.scheduled(pod, node)
+                    passes.nominator.clear(pod)
+                    bound.add(pod.key)
+                for pod, pr in lr.pod_results:
+                    if pod.key not in bound:
+                        record.unschedulable(pod, "Unschedulable", pr.message if pr else r.status.message)
+                record.group_cycle(leaf, "Scheduled", "")
+            else:
+                for pod, pr in lr.pod_results:
+                    reason, message = lr.pod_message(pr)
+                    passes.nominator.clear(pod)
+                    record.unschedulable(pod, reason, message)
+                record.group_cycle(leaf, "SchedulerError" if r.status.code == Code.ERROR else "Unschedulable",
+                                   r.status.message)
+        self.entity.pods = [p for p in self.entity.pods if p.key not in bound]
+        if self.entity.pods:
+            passes._failed(self.entity, plugins)
+        return True
+
+    def _failed(self, result: NodeResult, queued, outcome) -> None:
+        """submit for a failed root, the post filter's outcome folded in first."""
+        passes, record = self.passes, self.record
+        results = all_results(result)
+        if outcome is not None and outcome.status.code == Code.ERROR:
+            for r in results:  # an error replaces every group result
+                r.box.status = outcome.status
+            outcome = None
+        if outcome is not None:
+            # One more reason on every result's status, even when empty; a status several
+            # results share gets it once per result (v1.37.0).
+            for r in results:
+                r.box.status = replace(r.box.status, reasons=r.box.status.reasons + (outcome.status.message,))
+        waiting = outcome is not None and outcome.status.is_success()
+        nominated = {p.key: n for p, n in outcome.nominations} if waiting else {}
+        for r in results:
+            if not r.node.is_leaf:
+                record.composite_cycle(r.node.group, False, r.status.message, r.trials, None)
+                continue
+            leaf = r.node.group
+            record.placements(leaf, r.trials, None)
+            lr = leaf_pod_results(r, queued.get(leaf.key, []))
+            error = r.status.code == Code.ERROR
+            for pod, pr in lr.pod_results:
+                if error or pr is None or pr.node is None:
+                    reason, message = lr.pod_message(pr)
+                elif waiting:
+                    reason, message = "Unschedulable", r.status.message
+                else:
+                    reason = "Unschedulable"
+                    message = Status(Code.UNSCHEDULABLE, (r.status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
+                node = nominated.get(pod.key)
+                if node is None:
+                    passes.nominator.clear(pod)
+                record.unschedulable(pod, reason, message,
+                                     None if node is None else self.state.node_names[node])
+            record.group_cycle(leaf, "SchedulerError" if error else "Unschedulable", r.status.message)
+
+
+def _plugins_of(result: NodeResult) -> set[str]:
+    plugins: set[str] = set()
+    for r in all_results(result):
+        if r.leaf is None:
+            continue
+        for _, pr in r.leaf.pod_results:
+            if pr is not None and pr.diagnosis is not None:
+                plugins |= pr.diagnosis.unschedulable_plugins
+    return plugins

@@ -1,0 +1,90 @@
+"""The CompositePodGroup tree as the plan uses it (model/hierarchy.py, with the Invalid verdicts of
+scheduling/hierarchy_tree.py) and the leaf memo of the hierarchical
+algorithm (scheduling/hierarchy.py)."""
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.hierarchy import cluster as benchmark_cluster, verify
+from podgroup_plan.model.hierarchy import build_hierarchy
+from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, PodGroup
+from podgroup_plan.plan import plan
+from podgroup_plan.scheduling import hierarchy
+
+V = "scheduling.k8s.io/v1alpha3"
+
+
+def cpg(name, parent=None, stamp=None, workload="w"):
+    return CompositePodGroup("ns", name, V, "Gang", 1, workload_name=workload, parent=parent, creation_timestamp=stamp)
+
+
+def pg(name, parent, stamp=None, workload="w"):
+    return PodGroup("ns", name, V, "Gang", 1, workload_name=workload, parent=parent, creation_timestamp=stamp)
+
+
+def test_children_in_creation_order_then_name_and_depths():
+    h = build_hierarchy(ClusterInput(
+        composite_pod_groups=(cpg("root"), cpg("mid", "root", "2026-01-01T00:00:02Z")),
+        pod_groups=(pg("b", "root", "2026-01-01T00:00:01Z"), pg("a", "root"), pg("c", "mid"),
+                    pg("alone", None))))
+    root = h.roots[("ns", "root")]
+    assert [c.key[1] for c in root.children] == ["b", "mid", "a"]  # no timestamp sorts last
+    assert [n.depth for n in root.walk()] == [1, 2, 2, 3, 2]
+    assert root.leaf_keys == (("ns", "b"), ("ns", "c"), ("ns", "a"))
+    assert h.root_of[("ns", "c")] is root and ("ns", "alone") not in h.root_of
+    assert not h.invalid
+
+
+@pytest.mark.parametrize("composites, groups, invalid, message", [
+    ((cpg("a", "b"), cpg("b", "a"), cpg("under", "a")), (pg("leaf", "under"),), {"a", "b", "under"},
+     "cycle ns/a -> ns/b -> ns/a"),
+    ((cpg("r"), cpg("l2", "r"), cpg("l3", "l2"), cpg("l4", "l3")), (pg("leaf", "l4"),), {"r", "l2", "l3", "l4"},
+     "depth 5 exceeds 4 (WorkloadMaxTreeDepth): ns/r -> ns/l2 -> ns/l3 -> ns/l4 -> ns/leaf"),
+    ((cpg("r"),), (pg("x", "r", workload="w2"), pg("y", "r")), {"r"},
+     "objects of more than one Workload (w: ns/r, ns/y; w2: ns/x)"),
+], ids=["cycle", "too-deep", "two-workloads"])
+def test_invalid_trees(composites, groups, invalid, message):
+    h = build_hierarchy(ClusterInput(composite_pod_groups=composites, pod_groups=groups))
+    assert {k[1] for k in h.invalid} == invalid
+    assert all(message in m for m in h.invalid.values())
+    assert {k[1] for k in h.invalid_leaves} == {g.name for g in groups}
+    assert not h.root_of
+
+
+def test_four_levels_are_allowed():
+    h = build_hierarchy(ClusterInput(composite_pod_groups=(cpg("r"), cpg("l2", "r"), cpg("l3", "l2")),
+                                     pod_groups=(pg("leaf", "l3"),)))
+    assert not h.invalid and ("ns", "leaf") in h.root_of
+
+
+def test_missing_parent_names_the_first_missing_object():
+    h = build_hierarchy(ClusterInput(composite_pod_groups=(cpg("mid", "gone"),),
+                                     pod_groups=(pg("a", "mid"), pg("b", "nowhere"))))
+    assert h.missing[("ns", "a")] == ("ns", "gone")
+    assert h.missing[("ns", "b")] == ("ns", "nowhere")
+    assert h.missing[("ns", "mid")] == ("ns", "gone")
+
+
+def test_leaf_memo_hits_for_trees_of_one_shape_and_changes_nothing():
+    c = benchmark_cluster(zones=3, racks=2, per_rack=2, trees=3)
+    hits = []
+    real_init = hierarchy.LeafMemo.__init__
+
+    def spy(self):
+        real_init(self)
+        hits.append(self)
+
+    hierarchy.LeafMemo.__init__ = spy
+    try:
+        with_memo = plan(c)
+    finally:
+        hierarchy.LeafMemo.__init__ = real_init
+    assert hits and hits[0].hits > 0
+    assert verify(c, with_memo) == []
+    saved = hierarchy.LeafMemo.key
+    hierarchy.LeafMemo.key = lambda self, *a: None
+    try:
+        without = plan(c)
+    finally:
+        hierarchy.LeafMemo.key = saved
+    assert with_memo.to_dict() == without.to_dict()
