@@ -231,14 +231,15 @@ def trees(view: View) -> list[Text]:
         if key in seen or depth > 8:  # an Invalid tree may loop
             return
         seen.add(key)
-        pad = "  " * depth + ("└ " if depth else "")
+        # The indent is the wrap's, so that continuation lines stay under their level.
+        pad = "└ " if depth else ""
         if kind == "C":
             c = composites[key]
             policy = common.policy_text(c.policy, c.min_group_count, " groups")
             line = Text(f"{pad}{ref(*key)}  {policy}  ")
             line.append_text(status_text(c.status))
             line.append(where(c.placement))
-            lines.append(line)
+            lines.extend(layout.wrap(line, view.width, indent=2 * depth, hanging=len(pad) + 4))
             for k, child in sorted(children.get(key, []), key=lambda kc: natural_ref_key(*kc[1])):
                 draw(k, child, depth + 1, seen)
         else:
@@ -246,7 +247,7 @@ def trees(view: View) -> list[Text]:
             line = Text(f"{pad}{ref(*key)}  {g.policy} {scheduled_of_min(g)}  ")
             line.append_text(status_text(g.status))
             line.append(where(g.placement, g.topology_key))
-            lines.append(line)
+            lines.extend(layout.wrap(line, view.width, indent=2 * depth, hanging=len(pad) + 4))
 
     seen: set = set()
     for root in sorted(roots, key=lambda k: natural_ref_key(*k)):

@@ -75,3 +75,4 @@ def test_a_gang_without_placements_names_its_first_unfit_pod(runner):
     assert "64 Insufficient nvidia.com/gpu" in hints[0]["text"]
     assert hints[1]["plugin"] == "NodeResourcesFit"
     assert hints[1]["text"].startswith("needs 8 nvidia.com/gpu more; ")
+
