@@ -2,5 +2,5 @@
 
 __version__ = "0.1.0"
 
-# The kube-scheduler whose decisions the planner mirrors (see spec/planner.md, "Which kube-scheduler").
+# The kube-scheduler whose decisions the planner mirrors (README: it mirrors v1.37.0 exactly).
 KUBERNETES_VERSION = "v1.37.0"

@@ -1,4 +1,4 @@
-"""`plan()`: the passes over the simulated queue (spec/planner.md, "The simulated queue").
+"""`plan()`: the passes over the simulated queue (README, "Deviations from kube-scheduler").
 
 Each pass gives every entity still pending one scheduling cycle against the cluster as earlier
 cycles of the pass left it: the single-pod algorithm for a lone pod, the PodGroup cycle for a

@@ -3,7 +3,7 @@
 Queue entities are single pending pods and PodGroups with pending pods (upstream's
 QueuedPodGroupInfo per root group), in PrioritySort order. Gates come first, as upstream's
 PreEnqueue plugins do: a pod held by schedulingGates, a pod whose PodGroup is missing, or a gang
-with fewer known pods than minCount waits and is never tried (spec/planner.md).
+with fewer known pods than minCount waits and is never tried (README, "Deviations from kube-scheduler").
 
 A pending pod being deleted (metadata.deletionTimestamp) is `Ignored`: kube-scheduler pops it and
 skips it (skipPodSchedule; in a group cycle skipPodGroupPodSchedule drops it before the algorithm).
@@ -160,7 +160,7 @@ def build_queue(
 # ----- CompositePodGroup trees (gate CompositePodGroup) ---------------------------------------
 
 def snapshot_missing_message(key: tuple[str, str]) -> str:
-    """GangScheduling's PreEnqueue when the tree's root cannot be found (upstream.md §2.1)."""
+    """GangScheduling's PreEnqueue when the tree's root cannot be found (kube-scheduler v1.37.0)."""
     return f"failed to build hierarchy snapshot: composite pod group object not found in state for {key[0]}/{key[1]}"
 
 
@@ -182,7 +182,7 @@ def _tree_member(hierarchy: Hierarchy, group: PodGroup, pods: list[Pod], framewo
         record.ignored_group(group.key)
         return
     if group.key in hierarchy.invalid_leaves:
-        # The planner's Invalid tree (planner.md): the pods wait, reason and message null.
+        # The planner's Invalid tree (README deviations): the pods wait, reason and message null.
         record.waiting(ours, group, None)
         return
     missing = hierarchy.missing.get(group.key)

@@ -96,7 +96,7 @@ class _PluginSet:
 
 _PLUGIN_SET_POINTS = ("multiPoint",) + tuple(p for p in EXTENSION_POINTS if p != "placementFeasible")
 
-# Fields of 1.38-dev's configuration that v1.37.0 does not have (spec/planner.md). PlacementFeasible
+# Fields of 1.38-dev's configuration that v1.37.0 does not have (a 1.37 kube-scheduler decodes its configuration strictly and refuses them). PlacementFeasible
 # in v1.37.0 is GangScheduling whenever the profile enables it: no plugin set configures it.
 NOT_IN_V1_37 = ("percentageOfPlacementsToScore", "placementFeasible")
 
@@ -106,7 +106,7 @@ def not_in_v1_37(name: str) -> str:
 
 
 def _refuse_not_in_v1_37(ctx: Ctx, obj: Mapping, path: str) -> dict:
-    """`obj` without the 1.38-dev fields, each reported in planner.md's one line."""
+    """`obj` without the 1.38-dev fields, each reported in one line (README, "Deviations from kube-scheduler")."""
     for name in NOT_IN_V1_37:
         if name in obj:
             ctx.add(child_path(path, name), not_in_v1_37(name))

@@ -25,7 +25,7 @@ What was verified against upstream and what was chosen (see also tests/framework
   "NodeResourcesFit and PodGroupPodsCount are configured with equal weights, both 1").
 * DefaultPreemption serves preEnqueue, postFilter and podGroupPostFilter.
 * GangScheduling serves preEnqueue, permit and placementFeasible: v1.37.0 still has its Permit
-  (spec/upstream.md §2.6; 1.38-dev removes it), which the plan passes through
+  (v1.37.0's GangScheduling Permit; 1.38-dev removes it), which the plan passes through
   (scheduling/permit.py).
 
 Feature gates whose runtime effect upstream is "the extension point is simply never run" are

@@ -12,7 +12,7 @@ component-base), generated into framework/feature_gates_v1_37.py.
 This module is the one place gates are resolved: `resolve_feature_gates` turns what a user (or
 a caller of `plan()`) set into a `FeatureGates`, every gate with a value, read everywhere else.
 
-Deviation (spec/planner.md, "The simulated queue"): the planner turns the four workload gates on
+Deviation (README, "Deviations from kube-scheduler"): the planner turns the four workload gates on
 by default where v1.37.0 ships them off; `WorkloadAwarePreemption` is a planner switch with no
 gate behind it in v1.37.0 (workload-aware preemption runs there whenever GenericWorkload is on).
 """

@@ -385,7 +385,7 @@ class Framework:
     def run_pod_group_post_filter(self, root: Group, pods, state: ClusterState, scheduling_func: PodGroupSchedulingFunc):
         """RunPodGroupPostFilterPlugins: in order until one returns Success or an Error;
         (None, None) when no PodGroupPostFilter plugin is enabled (WorkloadAwarePreemption
-        off: nothing is appended to the group's status, planner.md)."""
+        off: nothing is appended to the group's status, README deviations)."""
         if not self.pod_group_post_filter:
             return None, None
         result, status = None, Status(Code.UNSCHEDULABLE)

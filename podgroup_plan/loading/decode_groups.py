@@ -1,6 +1,6 @@
 """Workloads, their templates, PodGroups, CompositePodGroups and v1alpha1's implied groups.
 
-Mirrors the `scheduling.k8s.io` gang-scheduling API across its versions (`spec/planner.md`,
+Mirrors the `scheduling.k8s.io` gang-scheduling API across its versions (README,
 "Groups, by API version"): v1alpha1 Workloads list `podGroups` whose pods each imply a
 PodGroup (`WORKLOAD/PODGROUP[/REPLICAKEY]`); v1alpha2 and later have real PodGroups made from
 `podGroupTemplates` (v1alpha2 `podGroupTemplateRef.workload`, later `workloadRef`), and

@@ -11,7 +11,7 @@ Mirrors what kube-scheduler derives from a pod:
 * the non-zero cpu/memory that `NodeResourcesFit` scores with (`NonMissingContainerRequests`,
   `pkg/scheduler/util` defaults);
 * NodePorts' host ports and ImageLocality's normalized image names;
-* the pod's PodGroup, per API version (`spec/planner.md`, "Groups, by API version").
+* the pod's PodGroup, per API version (see loading/decode_groups.py).
 
 Pods of one controller are written alike: `Memo` decodes each distinct part once.
 """

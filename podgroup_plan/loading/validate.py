@@ -1,4 +1,4 @@
-"""The apiserver's rules, applied as input validation (spec/planner.md, "Apiserver rules are
+"""The apiserver's rules, applied as input validation (as the apiserver would: "Apiserver rules are
 input validation").
 
 Mirrors what `pkg/apis/core/validation`, `pkg/apis/scheduling/validation`,

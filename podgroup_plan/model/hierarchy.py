@@ -5,7 +5,7 @@ CompositePodGroups up to a root CompositePodGroup (no parent). The scheduler, no
 judges three rules at run time: no cycle, at most `WorkloadMaxTreeDepth` = 4 levels counted
 from the root (root = 1) down to and including the leaf PodGroups, and every object of one
 Workload. v1.37.0 writes no status for a tree that breaks one (its pods stay pending silently);
-the planner reports such a tree `Invalid` with its own message (spec planner.md, "`Invalid` is
+the planner reports such a tree `Invalid` with its own message (README deviations, "`Invalid` is
 the planner's own").
 
 A PodGroup whose parent (or an ancestor) is not in the input has no root: its pods wait with
@@ -13,7 +13,7 @@ upstream's PreEnqueue text `failed to build hierarchy snapshot: composite pod gr
 found in state for <namespace>/<name>`.
 
 Children are kept in the order the cycle evaluates them: creationTimestamp (an object without
-one after those with one), then name (planner.md, "Inside a CompositePodGroup").
+one after those with one), then name (README deviations, "Inside a CompositePodGroup").
 """
 from __future__ import annotations
 

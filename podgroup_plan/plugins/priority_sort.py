@@ -2,7 +2,7 @@
 
 Higher priority first, then earlier timestamp. Upstream's timestamp is when the scheduler first
 saw the object; offline we use creationTimestamp (objects without one sort after those with
-one), then namespace and name, so the order never depends on file order (spec/planner.md).
+one), then namespace and name, so the order never depends on file order (README, "Deviations from kube-scheduler").
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ configuration name is `TopologyPlacementGenerator`, `names.TopologyPlacementGene
   upstream's texts (`cannot determine domain for already scheduled pods: ...`).
 
 Upstream iterates a map, so its order is unspecified; here candidates come in label-value order
-(planner.md), which also fixes which candidate is "reported" in a failure text. The label column
+(README deviations), which also fixes which candidate is "reported" in a failure text. The label column
 is encoded once per key (`ClusterState.label_column`), so generating is one pass of numpy over
 the parent's rows, not a Python loop over nodes.
 """
@@ -80,7 +80,7 @@ class TopologyPlacement(PlacementGeneratePlugin):
     @staticmethod
     def _scheduled_domain(group: PodGroup, codes: np.ndarray, values: tuple[str, ...], state: ClusterState) -> tuple[int, Status]:
         """getScheduledPodsTopologyDomain: the one label code of the scheduled members' nodes,
-        -1 when there are none. Members are visited in namespace/name order (planner.md), which
+        -1 when there are none. Members are visited in namespace/name order (README deviations), which
         fixes the order of the two values in the "more than 1 domain" text."""
         found = -1
         for pod, node in scheduled_members(state, group.key):

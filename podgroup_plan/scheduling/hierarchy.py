@@ -2,7 +2,7 @@
 
 Mirrors v1.37.0's `pkg/scheduler/schedule_one_podgroup.go`: podGroupSchedulingRecursiveAlgorithm,
 compositePodGroupSchedulingPlacementAlgorithm, completeCompositePodGroupAlgorithmResultMap and
-successfulLeafResults (spec upstream.md §5; the seed "CompositePodGroup을 사용한 계층적 스케줄링").
+successfulLeafResults (v1.37.0; the seed "CompositePodGroup을 사용한 계층적 스케줄링").
 
 * A CompositePodGroup always runs the placement algorithm: PlacementGenerate inside its parent's
   placement (all nodes for the root), then each candidate is a trial rolled back through the undo
@@ -15,13 +15,13 @@ successfulLeafResults (spec upstream.md §5; the seed "CompositePodGroup을 사�
 * No candidate feasible: `0/N placements are available, first placement status: <X>` behind
   `pod group is unschedulable`, keeping the first candidate's subtree results. One: it wins. More:
   PlacementScore over the assignments of every successful leaf below (ties: the name that sorts
-  first, planner.md). The winner's leaves are assumed again.
+  first, README deviations). The winner's leaves are assumed again.
 * No backtracking: a greedy child may take what a later sibling needed (upstream's stated
   limitation, KEP-4671 "Algorithm Limitations").
 * After the root algorithm (`complete`): a child without a result, or one that succeeded under a
   failed parent, gets a result holding *the parent's status object itself* and no pod results.
   Statuses are therefore shared boxes (`StatusBox`): the post filter's text appended to every
-  result lands once per result sharing a box (upstream.md §5; 1.38-dev copies instead).
+  result lands once per result sharing a box (kube-scheduler v1.37.0; 1.38-dev copies instead).
 """
 from __future__ import annotations
 

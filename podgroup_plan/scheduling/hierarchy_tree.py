@@ -2,12 +2,12 @@
 
 KEP-6012 ("Group hierarchy") says a hierarchy with a cycle, deeper than `WorkloadMaxTreeDepth`
 (4) or with objects of more than one Workload must not be scheduled. v1.37.0 bounds its walks
-and leaves such pods pending without a word (upstream.md 1.3); the planner reports the tree
-`Invalid` with its own message naming the rule and the objects (planner.md). Depth counts the
+and leaves such pods pending without a word (kube-scheduler v1.37.0); the planner reports the tree
+`Invalid` with its own message naming the rule and the objects (README deviations). Depth counts the
 levels from the root (1) down to and including the leaf PodGroups.
 
 This module only builds and judges the trees (issue 12's first part): children in the order
-the hierarchical cycle visits them (creationTimestamp, then name; planner.md), the depth, and
+the hierarchical cycle visits them (creationTimestamp, then name; README deviations), the depth, and
 the rule a tree breaks. A link to a parent that is not in the input leaves that subtree without
 a root: its pods wait (upstream's PreEnqueue), which `missing_parent` reports.
 """

@@ -1,5 +1,5 @@
-"""Why the plan passes GangScheduling's Permit through (spec/planner.md, "Permit is a
-pass-through"; spec/upstream.md §2.6).
+"""Why the plan passes GangScheduling's Permit through (README, "Deviations from kube-scheduler": "Permit is a
+pass-through"; v1.37.0's GangScheduling.Permit).
 
 In v1.37.0 a successful group's pods are submitted one by one (`submitPodGroupAlgorithmResult`
 -> prepareForBindingCycle: assume, Reserve, Permit). GangScheduling's Permit holds a gang member

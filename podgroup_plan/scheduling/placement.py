@@ -15,7 +15,7 @@ evaluatePlacement, nominatedPlacement, findBestPodGroupPlacement / findBestPlace
 4. No feasible candidate: `0/N placements are available, reported placement status: <X>` behind
    `pod group is unschedulable`, with the reported candidate's pod results. One: it wins. More:
    PlacementScore decides, ties going to the domain whose name sorts first (upstream draws at
-   random; planner.md).
+   random; README deviations).
 
 Every candidate's trial is recorded (the result's `placements[]`, kept by column in
 `PlacementResults`), with the inner status text upstream's failure message drops.
@@ -69,7 +69,7 @@ def as_error_text(status: Status) -> str:
 
 
 def no_candidate_status(key: str | None) -> Status:
-    """planner.md, "No candidate placement": v1.37.0 has no branch for an empty candidate list
+    """README deviations, "No candidate placement": v1.37.0 has no branch for an empty candidate list
     and the framework runner's text is not in the sources read; the planner's own words."""
     return Status(
         Code.UNSCHEDULABLE,

@@ -3,7 +3,7 @@
 Mirrors `pkg/scheduler/schedule_one.go` (schedulePod, findNodesThatFitPod, numFeasibleNodesToFind,
 prioritizeNodes, selectHost) and the FitError message of `framework/types.go`.
 Deviation: ties between top-scored nodes go to the node whose name sorts first, not a random
-one (spec/planner.md).
+one (README, "Deviations from kube-scheduler").
 """
 from __future__ import annotations
 

@@ -41,6 +41,6 @@ def scheduled_count(state: ClusterState, group: GroupKey) -> int:
 
 def scheduled_members(state: ClusterState, group: GroupKey) -> list[tuple[Pod, int]]:
     """PodGroupState.ScheduledPods with their node rows, in namespace/name order (upstream's
-    order is a map's; planner.md fixes this one)."""
+    order is a map's; README deviations fixes this one)."""
     found = _index(state).members.get(group, {})
     return [found[k] for k in sorted(found)]

@@ -70,7 +70,7 @@ def test_a_gang_without_placements_names_its_first_unfit_pod(runner):
     result = run(runner, *DEMO, "--pod-group", "ml-research/vision-pretrain-trainers", "-o", "json")
     hints = json.loads(result.stdout)["wouldFit"]
     # 24 pods fitted on the 24 free 8-GPU nodes; the 25th (pods are tried by creation time at equal
-    # priority, in the queue order of planner.md) found every GPU node full.
+    # priority, in the planner's queue order) found every GPU node full.
     assert hints[0]["pod"] == "ml-research/vision-pretrain-24"
     assert "64 Insufficient nvidia.com/gpu" in hints[0]["text"]
     assert hints[1]["plugin"] == "NodeResourcesFit"

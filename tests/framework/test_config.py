@@ -455,7 +455,7 @@ def _not_in_137(name):
 ])
 def test_fields_v1_37_does_not_have_are_refused(config, expected):
     # v1.37.0's KubeSchedulerConfiguration has neither field (PR #139859 and PR #141314 are
-    # 1.38-dev, spec/upstream.md §7); its strict decoding refuses unknown fields.
+    # 1.38-dev); its strict decoding refuses unknown fields.
     assert problems(config) == expected
 
 

@@ -25,12 +25,12 @@ README section that declares the deviation; anything not covered here is a misma
 5. Admission (oracle/README.md): the oracle applies the API server's defaults and the Priority
    admission plugin itself; the generator writes `spec.priority` explicitly anyway.
 
-7. Preemption (README, "Not modelled yet": "Preemption (workload-aware and per pod): nothing is
+7. Preemption (an earlier README said: "Preemption (workload-aware and per pod): nothing is
    evicted, and messages carry no `preemption:` part"). While the planner's registry lists
    DefaultPreemption as not implemented, scheduler-mode cases disable DefaultPreemption on both
    sides (`scheduler_config`, `scheduler_gates`); framework mode runs no PostFilter anyway.
 
-8. PodGroup priority (spec/planner.md, "What the input means": "A PodGroup's priority:
+8. PodGroup priority (the planner's input rules, README "What is modelled": "A PodGroup's priority:
    spec.priority, else its priorityClassName; where the group sets neither, its pods must agree
    with each other instead"). kube-scheduler v1.37.2 takes such a group's priority as 0 (the
    Priority admission plugin writes 0 or the global default), so pods of priority 100 in it
@@ -111,7 +111,7 @@ def oracle_config(config: Mapping | None, planner_gates: Mapping[str, bool]) -> 
 
 def preemption_modelled() -> bool:
     """Rule 7: while the planner's registry still lists DefaultPreemption as not implemented
-    (README, "Not modelled yet: Preemption ... messages carry no `preemption:` part"),
+    (written when preemption was not yet modelled; kept for a WorkloadAwarePreemption=false run),
     scheduler-mode cases run without preemption on both sides."""
     from podgroup_plan.framework import registry
     return "DefaultPreemption" not in registry.NOT_IMPLEMENTED
@@ -143,7 +143,7 @@ def scheduler_config(config: Mapping | None) -> dict | None:
 
 
 def normalise_oracle_text(message: str | None, gates: Mapping[str, bool]) -> str | None:
-    """Rule 9, the planner's `WorkloadAwarePreemption=false` (README, planner.md: "nothing is
+    """Rule 9, the planner's `WorkloadAwarePreemption=false` (README deviations: "nothing is
     appended to the group's status"). The oracle then runs without any PodGroupPostFilter
     plugin, and v1.37 still appends that extension point's (empty) text to a failed group's
     status: `..., 0 remaining, ` with a trailing `, ` (RunPodGroupPostFilterPlugins returns
@@ -164,12 +164,12 @@ KNOWN_PLANNER_MISMATCHES: list[tuple[str, str, str]] = [
      "v1.37.0 and v1.37.2 both write `0/N placements are available, first placement status: ...` "
      "for a standalone PodGroup too (pkg/scheduler/schedule_one_podgroup.go, "
      "podGroupSchedulingPlacementAlgorithm; the file is identical in both releases); "
-     "spec/upstream.md's `reported placement status` came from another copy"),
+     "the planner's `reported placement status` came from another copy of the source"),
     (r'pod group is unschedulable, 0/0 placements are available, no candidate node has topology key "[^"]*"',
      "no feasible placements found",
      "when TopologyPlacement generates no candidate, v1.37's framework runner answers Unschedulable "
      "`no feasible placements found` (framework/runtime/framework.go, RunPlacementGeneratePlugins), "
-     "and that is the group's and its pods' whole text; spec/planner.md guessed a text of its own "
+     "and that is the group's and its pods' whole text; the planner guessed a text of its own "
      "('No candidate placement') because the runner was not among the sources read"),
 ]
 

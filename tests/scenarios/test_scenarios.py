@@ -15,7 +15,7 @@ A case is `<name>/manifests/*.yaml` (the input, read like `podgroup-plan simulat
   by namespace and name), any other list must match element by element.
 
 Every case also runs with its documents shuffled into other files and folders: the JSON must
-not change by a single byte (spec/planner.md, "Determinism").
+not change by a single byte (README, "Deviations from kube-scheduler").
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CompositePodGroup trees: shape, child order, and the three Invalid rules (planner.md)."""
+"""CompositePodGroup trees: shape, child order, and the three Invalid rules (README deviations)."""
 from __future__ import annotations
 
 from podgroup_plan.model.objects import CompositePodGroup, PodGroup

@@ -1,4 +1,4 @@
-"""GangScheduling's Permit (v1.37.0, spec/upstream.md §2.6) and why a plan never shows its
+"""GangScheduling's Permit (v1.37.0) and why a plan never shows its
 texts: scheduling/permit.py replays the submit sequence."""
 from hypothesis import given, strategies as st
 

@@ -174,7 +174,7 @@ def test_none_fits_reports_the_first_candidate_and_the_explanation_keeps_every_r
 
 def test_failure_before_any_pod_loses_the_min_count_detail():
     # S0 + R0 < M before any pod: the candidate's status carries the error, so `%v` of it is the
-    # bare error (upstream.md 3.3)
+    # bare error (kube-scheduler v1.37.0)
     fwk = default_framework()
     s = state([rack_node("a1", "rack-a")])
     r = run_root_algorithm(fwk, group(min_count=3), members(2), s)

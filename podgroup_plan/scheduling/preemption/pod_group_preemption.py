@@ -2,7 +2,7 @@
 
 Mirrors `pkg/scheduler/framework/preemption/podgrouppreemption.go` (PodGroupEvaluator.Preempt,
 selectVictimsOnDomain, preemptorEligibleToPreemptOthers) and DefaultPreemption.PodGroupPostFilter
-of kube-scheduler v1.37.0 (spec: upstream.md section 4). The domain is the whole cluster:
+of kube-scheduler v1.37.0. The domain is the whole cluster:
 
 1. a preemptor whose policy is `Never` is not eligible;
 2. the potential victims are the victim units of strictly lower priority than the preemptor's;

@@ -7,7 +7,7 @@ Mirrors `pkg/scheduler/framework/preemption/` of kube-scheduler v1.37.0: the vic
 A *victim unit* is what is evicted at once: the whole subtree of the highest ancestor group
 whose disruption mode is `all` (every scheduled pod of it, across the cluster), else the pod
 alone. Its priority is the priority of the root group of the pod's hierarchy, else the pod's.
-Deviation (spec/planner.md): the last tie-break of the importance order is the first pod's
+Deviation (README, "Deviations from kube-scheduler"): the last tie-break of the importance order is the first pod's
 namespace/name instead of its UID, and pods without `status.startTime` count as equally late.
 """
 from __future__ import annotations
