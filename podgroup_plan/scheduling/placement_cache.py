@@ -6,8 +6,8 @@ almost every candidate is unchanged: a trial's outcome depends on the queued pod
 scheduling signatures, in order), the group's scheduled count and minCount, and the rows of the
 candidate's own nodes, *provided* nothing outside the candidate takes part. So, per (framework,
 pod signatures, scheduled count, minCount, candidate list), this module keeps for every candidate
-the version of the cluster state its trial saw, and the trial's verdict: feasible or not, whether
-it placed a new pod, how many pods it placed, its own status text, and the raw PlacementScore
+the version of the cluster state its trial saw, and the trial's verdict: feasible or not, how
+many pods it placed, its own status text, and the raw PlacementScore
 of each plugin. A candidate whose nodes changed since (`node_version` past the kept version) is
 evaluated again; the others are read from the arrays.
 
@@ -51,7 +51,6 @@ class Entry:
     starts: np.ndarray  # where each candidate's rows start in `concat`
     version: np.ndarray  # state.version each kept trial saw; -1: never evaluated
     feasible: np.ndarray  # bool
-    any_scheduled: np.ndarray  # bool
     scheduled: np.ndarray  # pods the trial placed
     messages: list[str | None]
     raw: dict[str, np.ndarray] = field(default_factory=dict)  # plugin -> raw score (feasible only)
@@ -67,7 +66,6 @@ class Entry:
             np.concatenate([p.nodes for p in placements]) if n else np.zeros(0, dtype=np.intp),
             starts,
             np.full(n, -1, dtype=np.int64),
-            np.zeros(n, dtype=bool),
             np.zeros(n, dtype=bool),
             np.zeros(n, dtype=np.int64),
             [None] * n,
