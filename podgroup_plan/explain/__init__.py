@@ -14,7 +14,7 @@ from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.explain.pod import explain_pod
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.model.objects import ClusterInput
-from podgroup_plan.result import API_VERSION, PlanResult
+from podgroup_plan.result import API_VERSION
 
 POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"
 DEFAULT_TOP = 3
@@ -59,7 +59,7 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,
                   expand=expand, tracer=tracer)
     state = tracer.state
-    if node is not None and (state is None or node not in state.node_index) and node not in _node_names(cluster):
+    if node is not None and node not in {n.name for n in cluster.nodes}:
         raise InputError([Problem("-", f"--node {node}: no such Node in the input")])
     doc: dict[str, Any] = {"apiVersion": API_VERSION, "kind": "Explanation", "target": target.to_dict()}
     if target.kind == POD:
@@ -67,9 +67,7 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
         if pod_result is None:
             raise InputError([Problem("-", f"--pod {target.namespace}/{target.name}: "
                                            "no such pending Pod in the input")])
-        gates = _gates(result, feature_gates)
-        doc.update(explain_pod(pod_result, tracer.pods.get(target.key), tracer, state, top, node,
-                               gates.get("TaintTolerationComparisonOperators", False)))
+        doc.update(explain_pod(pod_result, tracer.pods.get(target.key), tracer, state, top, node))
     else:
         from podgroup_plan.explain.group import explain_group
 
@@ -82,17 +80,6 @@ def _parents(cluster: ClusterInput) -> dict[tuple[str, str], tuple[str, str] | N
     PodGroups and CompositePodGroups alike, so that a composite target sees its whole tree."""
     parents: dict[tuple[str, str], tuple[str, str] | None] = {}
     for group in (*cluster.pod_groups, *cluster.composite_pod_groups):
-        parent = getattr(group, "parent", None)
-        parents[(group.namespace, group.name)] = (group.namespace, parent) if parent else None
+        parents[group.key] = (group.namespace, group.parent) if group.parent else None
     return parents
 
-
-def _node_names(cluster: ClusterInput) -> set[str]:
-    return {n.name for n in cluster.nodes}
-
-
-def _gates(result: PlanResult, given: Mapping[str, bool] | None) -> Mapping[str, bool]:
-    gates = getattr(result, "feature_gates", None)
-    if isinstance(gates, Mapping):
-        return gates
-    return given or {}

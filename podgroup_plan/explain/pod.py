@@ -33,7 +33,7 @@ def decisive_cycle(cycles: list[PodCycle], pod_result: PodResult, state: Cluster
 
 
 def explain_pod(pod_result: PodResult, pod: Pod | None, tracer: Tracer, state: ClusterState | None,
-                top: int, node: str | None, comparison_operators: bool) -> dict[str, Any]:
+                top: int, node: str | None) -> dict[str, Any]:
     cycles = tracer.cycles.get((pod_result.namespace, pod_result.name), [])
     decisive = decisive_cycle(cycles, pod_result, state)
     out: dict[str, Any] = {
@@ -66,7 +66,7 @@ def explain_pod(pod_result: PodResult, pod: Pod | None, tracer: Tracer, state: C
     if node is not None:
         out["nodeVerdict"] = _node_verdict(decisive, state, node)
     if pod_result.node is None and pod is not None:
-        out["wouldFit"] = would_fit(decisive, pod, state, comparison_operators)
+        out["wouldFit"] = would_fit(decisive, pod, state)
     return out
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, PreFilterPlugin
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.plugins.taint_toleration import COMPARISON_OPERATORS_GATE
 from podgroup_plan.state.cluster import ClusterState, PodKey
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,6 +76,9 @@ class PodCycle:
     allocatable: dict[str, np.ndarray] = field(default_factory=dict)
     requests: dict[str, int] = field(default_factory=dict)
     pods_free: np.ndarray | None = None  # pod slots left per view node
+    # Whether TaintToleration matched Gt/Lt tolerations in this cycle (its feature gate, read
+    # from the same handle the plugin reads), so hints judge taints exactly as the plugin did.
+    comparison_operators: bool = False
 
     def totals(self) -> np.ndarray:
         total = np.zeros(0 if self.feasible is None else len(self.feasible), dtype=np.int64)
@@ -227,6 +231,7 @@ class Tracer:
             status_code=int(result.status.code), message=result.status.message,
             feasible=None if result.feasible is None else np.array(result.feasible, copy=True),
             sampled=result.sampled,
+            comparison_operators=bool(fwk.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False)),
         )
         cycles.append(cycle)
         self._seq += 1

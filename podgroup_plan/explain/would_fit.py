@@ -38,7 +38,7 @@ def format_amount(resource: str, amount: int) -> str:
     return str(amount)
 
 
-def would_fit(cycle: PodCycle, pod: Pod, state: ClusterState, comparison_operators: bool = False) -> list[dict[str, Any]]:
+def would_fit(cycle: PodCycle, pod: Pod, state: ClusterState) -> list[dict[str, Any]]:
     """Hints for a cycle that placed nothing; [] when no node is one reason away."""
     if cycle.node is not None or cycle.pre_filter_rejected or not cycle.filters:
         return []
@@ -56,7 +56,7 @@ def would_fit(cycle: PodCycle, pod: Pod, state: ClusterState, comparison_operato
         if verdict.plugin == RESOURCES_PLUGIN:
             hints.append(_resources_hint(cycle, state, only))
         elif verdict.plugin == TAINTS_PLUGIN:
-            hints.append(_taints_hint(cycle, pod, state, only, comparison_operators))
+            hints.append(_taints_hint(cycle, pod, state, only))
         elif verdict.plugin == AFFINITY_PLUGIN:
             hints.append(_plain_hint(cycle, state, only, verdict.plugin,
                                      "would pass without the pod's node selector and required node affinity"))
@@ -116,8 +116,7 @@ def _resources_hint(cycle: PodCycle, state: ClusterState, only: np.ndarray) -> d
             "closest": nodes[:_NAMED]}
 
 
-def _taints_hint(cycle: PodCycle, pod: Pod, state: ClusterState, only: np.ndarray,
-                 comparison_operators: bool) -> dict[str, Any]:
+def _taints_hint(cycle: PodCycle, pod: Pod, state: ClusterState, only: np.ndarray) -> dict[str, Any]:
     """The taints that the pod does not tolerate on the nodes rejected only for taints."""
     taints: dict[str, int] = {}
     for i in only.tolist():
@@ -125,7 +124,7 @@ def _taints_hint(cycle: PodCycle, pod: Pod, state: ClusterState, only: np.ndarra
         for taint in node.taints:
             if taint.effect not in ("NoSchedule", "NoExecute"):
                 continue
-            if tolerations_tolerate(pod.tolerations, taint, comparison_operators):
+            if tolerations_tolerate(pod.tolerations, taint, cycle.comparison_operators):
                 continue
             text = f"{taint.key}={taint.value}:{taint.effect}" if taint.value else f"{taint.key}:{taint.effect}"
             taints[text] = taints.get(text, 0) + 1

@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from podgroup_plan.render.layout import natural_key
+
 DEFAULT_WIDTH = 80
 
 
@@ -202,11 +204,7 @@ def _placement_text(p: dict[str, Any]) -> str:
 
 
 def _natural(pods: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    import re
-
-    def key(p: dict[str, Any]) -> list:
-        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p["pod"])]
-    return sorted(pods, key=key)
+    return sorted(pods, key=lambda p: natural_key(p["pod"]))
 
 
 def _short(ref: str) -> str:
