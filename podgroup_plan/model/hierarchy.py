@@ -110,7 +110,6 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
         if key is not None and key not in composites:
             missing_of[start] = key
     h.missing.update(missing_of)
-    cycle_message = {k: m for k, m in h.invalid.items()}
     # Build the trees from the roots down.
     for key in sorted(composites):
         h.nodes[key] = TreeNode(composites[key])
@@ -118,13 +117,13 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
         h.nodes[key] = TreeNode(groups[key])
     for key in sorted(h.nodes, key=lambda k: (k[0],) + _order(h.nodes[k].group)):
         parent = parent_of[key]
-        if parent is not None and parent in h.nodes and parent in composites:
+        if parent is not None and parent in composites:
             node = h.nodes[key]
             node.parent = h.nodes[parent]
             h.nodes[parent].children.append(node)
     for key in sorted(groups):
         parent = parent_of[key]
-        if parent in cycle_message:
+        if parent in h.invalid:
             h.invalid_leaves.add(key)
         elif parent not in composites:
             h.missing[key] = parent

@@ -58,13 +58,6 @@ class Trees:
     # parent's key
     missing_parent: dict[Key, Key]
 
-    def tree_of(self, key: Key) -> TreeNode | None:
-        for root in self.roots:
-            for node in root.walk():
-                if node.key == key:
-                    return root
-        return None
-
 
 def _ref(key: Key) -> str:
     return f"{key[0]}/{key[1]}"
