@@ -80,12 +80,14 @@ def no_candidate_status(key: str | None) -> Status:
 
 def schedule_placements(
     fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState,
-    parent: Placement | None = None, nominated_first: bool = True,
+    parent: Placement | None = None, nominated_first: bool = True, keep_single: bool = False,
 ) -> GroupCycleResult:
     """podGroupSchedulingPlacementAlgorithm for a (leaf) PodGroup inside `parent` (default: every
     node). The trials are rolled back; the returned result proposes the chosen candidate's
     assignments. `nominated_first` is False for a PodGroup inside a CompositePodGroup (upstream
-    limits the nominated fast path to standalone groups)."""
+    limits the nominated fast path to standalone groups). With `keep_single`, a lone
+    candidate's successful trial stays assumed (`result.assumed`; the caller's checkpoint
+    still owns it): it is the winner, and nothing is scored after it."""
     if parent is None:
         parent = Placement(None, state.all_nodes)
     placements, status = fwk.run_placement_generate(group, parent, state)
@@ -95,7 +97,9 @@ def schedule_placements(
         return _without_trials(group, queued, no_candidate_status(group.topology_key))
 
     nominated = _nominated_placement(fwk, placements, queued, state) if nominated_first else None
-    if nominated is None and placement_cache.applies(fwk, queued, state, placements):
+    # A lone candidate (no topology constraint: the parent itself) is evaluated exactly once
+    # on either path, so kept trials could only add their bookkeeping.
+    if nominated is None and len(placements) > 1 and placement_cache.applies(fwk, queued, state, placements):
         kept = _schedule_with_kept_trials(fwk, group, queued, state, placements)
         if kept is not None:
             return kept
@@ -103,8 +107,9 @@ def schedule_placements(
     trials = [PlacementTrial(p.name, len(p.nodes)) for p in order]
     reported: GroupCycleResult | None = None
     feasible: list[tuple[int, GroupCycleResult]] = []  # (position in order, trial result)
+    keep = keep_single and len(order) == 1
     for i, placement in enumerate(order):
-        result = evaluate_placement(fwk, group, queued, state, placement)
+        result = evaluate_placement(fwk, group, queued, state, placement, keep)
         if result.status.code == Code.ERROR:
             _record(trials[i], result)
             result.placements = _columns(fwk, trials[: i + 1])
@@ -237,16 +242,22 @@ def _columns(fwk: Framework, trials: list[PlacementTrial]) -> PlacementResults:
 
 def evaluate_placement(
     fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState, placement: Placement,
+    keep: bool = False,
 ) -> GroupCycleResult:
     """evaluatePlacement: the default algorithm restricted to the placement's nodes, then rolled
-    back. The group's scheduled count is read before the trial (the previous trial is undone)."""
+    back. The group's scheduled count is read before the trial (the previous trial is undone).
+    `keep`: a successful trial's assumes stay, inside the caller's checkpoint (`result.assumed`)."""
     s0 = scheduled_count(state, group.key)
     tracer = fwk.tracer
     if tracer is not None:  # `explain`: each pod cycle of the trial names its candidate
         tracer.placement = placement.name
     try:
-        with state.tentative():  # rolled back on exit: a trial never leaks into the next one
-            return run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
+        with state.tentative() as trial:  # rolled back on exit: a trial never leaks into the next one
+            result = run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
+            if keep and result.status.is_success():
+                trial.keep()
+                result.assumed = True
+            return result
     finally:
         if tracer is not None:
             tracer.placement = None

@@ -43,6 +43,9 @@ class GroupCycleResult:
     # evaluation order, None when the algorithm did not run; and the chosen domain's name.
     placements: list | None = None
     placement: str | None = None
+    # The proposed assignments are already assumed in the state: the chosen trial was kept
+    # instead of rolled back (a single candidate, committing cycle; scheduling/cycle.py).
+    assumed: bool = False
 
     @property
     def assignments(self) -> list[tuple[Pod, int]]:
