@@ -25,6 +25,7 @@ import orjson
 import yaml
 from yaml.events import (
     AliasEvent,
+    DocumentEndEvent,
     DocumentStartEvent,
     MappingEndEvent,
     MappingStartEvent,
@@ -34,7 +35,7 @@ from yaml.events import (
 )
 
 from podgroup_plan.errors import Problem
-from podgroup_plan.loading.aliases import aliasing_problem
+from podgroup_plan.loading.aliases import aliasing_problem, too_aliased
 
 try:  # libyaml: a C parser; the constructor (dicts, lists) stays PyYAML's own.
     _BaseLoader = yaml.CSafeLoader
@@ -446,39 +447,66 @@ def _item_type(envelope: Mapping) -> tuple[str | None, str | None]:
 
 def _yaml_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     """The documents of a YAML stream: built straight from libyaml's events first (no node
-    tree, only the lines of the objects themselves, see `_EventBuilder`); a stream using a
-    feature that path leaves out is read again from the first document not yet given, through
-    PyYAML's node composer and constructor (`_node_documents`)."""
+    tree, only the lines of the objects themselves, see `_EventBuilder`). A document with an
+    aliased collection is read again, from there on, by the same builder counting go-yaml's
+    alias budget as it goes (`_BudgetBuilder`: tools such as PyYAML's dumper write anchors for
+    repeated values). A stream using a feature those leave out, or one the budget may refuse,
+    is read again from the first document not yet given, through PyYAML's node composer and
+    constructor (`_node_documents`), which decides and words the refusal."""
     try:
         yield from _event_documents(path, text, problems)
+        return
     except _Unusual as e:
-        yield from _node_documents(path, text, problems, skip=e.documents_done)
+        done, aliased = e.documents_done, e.aliased
+    if aliased:
+        try:
+            yield from _event_documents(path, text, problems, skip=done, budget=True)
+            return
+        except _Unusual as e:
+            done = e.documents_done
+    yield from _node_documents(path, text, problems, skip=done)
 
 
 class _Unusual(Exception):
     """A YAML feature the event builder leaves to PyYAML's constructor (merge keys, explicit
-    collection tags, complex keys, undefined aliases: errors are PyYAML's own this way)."""
+    collection tags, complex keys, undefined aliases: errors are PyYAML's own this way).
+    `aliased`: the feature was an alias to a collection, which `_BudgetBuilder` reads."""
 
-    def __init__(self, documents_done: int = 0):
+    def __init__(self, documents_done: int = 0, aliased: bool = False):
         self.documents_done = documents_done
+        self.aliased = aliased
 
 
-def _event_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
+class _AliasedCollection(_Unusual):
+    """An alias to a mapping or a list: the alias budget must be counted."""
+
+
+def _event_documents(path: str, text: str, problems: list[Problem], skip: int = 0,
+                     budget: bool = False) -> Iterator[Document]:
+    """The documents after the first `skip` (only parsed), built by `_EventBuilder`, or with
+    `budget` by `_BudgetBuilder`."""
     loader = _Loader(text)
     document = 0
     try:
-        builder = _EventBuilder(loader)
-        get = loader.get_event
-        get()  # StreamStart
-        while type(get()) is DocumentStartEvent:
+        builder = _BudgetBuilder(loader) if budget else _EventBuilder(loader)
+        get = builder.get
+        get_event = loader.get_event
+        get_event()  # StreamStart
+        while type(get_event()) is DocumentStartEvent:
             document += 1
+            if document <= skip:
+                while type(get_event()) is not DocumentEndEvent:
+                    pass
+                continue
+            builder.start_document()
             root = get()
-            builder.anchors = {}  # anchors are local to their document
             try:
                 value = builder.build(root)
-            except (_Unusual, RecursionError):  # too deep for Python: the node path says so
+            except RecursionError:  # too deep for Python: the node path says so
                 raise _Unusual(document - 1) from None
-            get()  # DocumentEnd
+            except _Unusual as e:
+                raise _Unusual(document - 1, aliased=isinstance(e, _AliasedCollection)) from None
+            get_event()  # DocumentEnd
             if value is None:  # empty document (only comments, or `---` twice)
                 continue
             item_lines, builder.item_lines = builder.item_lines, {}
@@ -508,6 +536,9 @@ class _EventBuilder:
         self.anchors: dict[str, Any] = {}
         # id(items list of a List envelope) -> the line of each item
         self.item_lines: dict[int, list[int]] = {}
+
+    def start_document(self) -> None:
+        self.anchors = {}  # anchors are local to their document
 
     def scalar(self, ev: ScalarEvent) -> Any:
         tag = ev.tag
@@ -587,7 +618,7 @@ class _EventBuilder:
             except KeyError:
                 raise _Unusual from None
             if isinstance(value, (dict, list)):
-                raise _Unusual  # an aliased collection: the node path applies the alias budget
+                raise _AliasedCollection  # `_BudgetBuilder` counts the alias budget
             return value
         else:  # pragma: no cover - the parser sends nothing else inside a document
             raise _Unusual
@@ -613,6 +644,65 @@ class _EventBuilder:
         if lines:
             self.item_lines[id(out)] = at
         return out
+
+
+class _BudgetBuilder(_EventBuilder):
+    """`_EventBuilder` for documents with aliased collections: it counts the nodes go-yaml's
+    decoder would decode (`decodeCount`, the document node, then every node in document order,
+    an alias as itself plus its target's nodes again) and those decoded through aliases
+    (`aliasCount`), as `aliases.aliasing_problem` does on a composed document, and checks the
+    budget after each alias. A document the budget refuses, an anchor containing an alias to
+    itself, a duplicate anchor (PyYAML's composer error) or nesting past MAX_DEPTH raise
+    `_Unusual`: the node path then refuses it with its own words. The counting costs a Python
+    call per event, so documents without aliased collections keep the plain builder."""
+
+    def __init__(self, loader: _Loader):
+        super().__init__(loader)
+        self.counts = counts = [0, 0, 0]  # decodes, aliases, depth
+        get_event = loader.get_event
+
+        def get() -> Any:
+            ev = get_event()
+            kind = type(ev)
+            if kind is ScalarEvent or kind is AliasEvent:
+                counts[0] += 1
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                counts[0] += 1
+                counts[2] += 1
+                if counts[2] > MAX_DEPTH:
+                    raise _Unusual
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                counts[2] -= 1
+            return ev
+
+        self.get = get
+        self.sizes: dict[str, int] = {}  # anchor -> nodes decoded when an alias expands it
+
+    def start_document(self) -> None:
+        super().start_document()
+        self.sizes = {}
+        self.counts[:] = [1, 0, 0]  # the document node
+
+    def build(self, ev: Any) -> Any:
+        anchor = ev.anchor
+        if type(ev) is AliasEvent:
+            size = self.sizes.get(anchor)
+            if size is None:  # undefined, or its value is still being built (contains itself)
+                raise _Unusual
+            counts = self.counts
+            counts[0] += size  # the alias node itself was counted when it was read
+            counts[1] += size
+            if too_aliased(counts[0], counts[1]):
+                raise _Unusual
+            return self.anchors[anchor]
+        if anchor is None:
+            return super().build(ev)
+        if anchor in self.anchors:
+            raise _Unusual  # a duplicate anchor
+        before = self.counts[0]  # the anchored node itself already counted
+        value = super().build(ev)
+        self.sizes[anchor] = self.counts[0] - before + 1
+        return value
 
 
 def _node_documents(path: str, text: str, problems: list[Problem], skip: int = 0) -> Iterator[Document]:

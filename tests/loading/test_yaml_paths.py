@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from podgroup_plan.loading import files
+from podgroup_plan.loading.aliases import aliasing_problem
 
 
 def _both(text: str):
@@ -89,4 +90,77 @@ def test_fallback_resumes_after_the_documents_already_given():
     docs = list(files._yaml_documents("f.yaml", text, problems))
     assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4)]
     assert docs[1].obj["m"] == {"x": 1}
+    assert problems == []
+
+
+# --- documents with aliased collections: the event builder counting go-yaml's alias budget ----
+
+def _budget_path_read_all(text: str) -> bool:
+    """Whether `_BudgetBuilder` read every document (no fall back to the node path)."""
+    try:
+        list(files._event_documents("f.yaml", text, [], budget=True))
+    except files._Unusual:
+        return False
+    return True
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(values, min_size=1, max_size=4), st.lists(st.integers(0, 3), max_size=6),
+       st.sampled_from([False, True, None]))
+def test_shared_values_dumped_with_anchors_read_as_the_node_path_reads_them(shared, uses, flow):
+    """PyYAML's dumper writes an anchor for a collection met twice and aliases after: both
+    paths give the same documents, lines and problems, and the event path reads them itself."""
+    items = [{"kind": "A", "apiVersion": "v1", "v": shared[i % len(shared)]} for i in uses]
+    text = yaml.safe_dump_all([{"kind": "List", "apiVersion": "v1", "items": items}, shared],
+                              default_flow_style=flow)
+    fast, slow = _both(text)
+    assert fast == slow
+    assert _budget_path_read_all(text)
+
+
+def _ladder(widths: list[int], filler: int) -> str:
+    lines = [f"l0: &l0 [{', '.join(['x'] * widths[0])}]"]
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * w)}]" for i, w in enumerate(widths[1:], 1)]
+    return f"filler: [{', '.join(['y'] * filler)}]\n" + "\n".join(lines) + "\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=2, max_size=4), st.integers(0, 3000))
+def test_the_budget_path_refuses_exactly_what_the_node_path_refuses(widths, filler):
+    """Ladders of aliases around go-yaml's ratio: the counting builder accepts a document only
+    when `aliasing_problem` does (a refusal goes to the node path, which words it)."""
+    text = "a: 1\n---\n" + _ladder(widths, filler)
+    refused = aliasing_problem(list(yaml.compose_all(text, Loader=yaml.SafeLoader))[1])
+    assert _budget_path_read_all(text) is (refused is None)
+    fast, slow = _both(text)
+    assert fast == slow
+
+
+@pytest.mark.parametrize(
+    "text, budget_reads_it",
+    [
+        ("a: &x {b: 1}\nc: *x\nd: &y 3\ne: *y\n", True),
+        ("a: &x [1, *x]\n", False),  # contains itself: refused by the node path
+        ("a: &x {b: *x}\n", False),
+        ("a: &x [1]\nb: &x [2]\nc: *x\n", False),  # duplicate anchor: PyYAML's composer error
+        ("a: &x [1]\n---\nb: *x\n", False),  # anchors do not cross documents
+        ("a: &x [1]\nb: *x\nc:\n  <<: {d: 1}\n", False),  # merge key
+        ("a: &x [1]\nb: *x\n" + "c: " + "[" * 501 + "]" * 501 + "\n", False),  # too deep
+        ("a: &x [1]\nb: *x\n" + "c: " + "[" * 200 + "]" * 200 + "\n", True),  # deep, within Python's limit
+    ],
+)
+def test_aliased_collections_with_unusual_features_fall_back_with_the_same_result(text, budget_reads_it):
+    assert _used_fast_path(text) is False
+    assert _budget_path_read_all(text) is budget_reads_it
+    fast_result, slow_result = _both(text)
+    assert fast_result == slow_result
+
+
+def test_the_budget_path_resumes_after_the_documents_already_given():
+    text = ("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\nm: &t [1]\nn: *t\n---\n"
+            "apiVersion: v1\nkind: C\n")
+    problems: list = []
+    docs = list(files._yaml_documents("f.yaml", text, problems))
+    assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4), ("C", 3, 9)]
+    assert docs[1].obj["n"] is docs[1].obj["m"]
     assert problems == []
