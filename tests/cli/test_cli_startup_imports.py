@@ -1,0 +1,71 @@
+"""Start-up: what a run imports (issue 16, `simulate` of the demo in <= 0.35 s as a whole process).
+
+Start-up time is measured by `python -m benchmarks.run --case demo-startup`, never here; these
+tests check the imports that made it slow, each in a fresh interpreter, so that a change that
+brings one back fails: pydantic (typer 0.29 builds a TypeAdapter per parameter unless
+`cli._plain_coercion` coerces it), jsonschema (only to describe a rejected document), rich (only
+for table output and progress), and the engine's optional parts (controllers, explain,
+preemption) when the input does not need them.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "rich")
+
+
+def modules_after(code: str, *argv: str) -> tuple[set[str], str]:
+    """The modules loaded after `code` runs in a fresh interpreter (from the repository root),
+    and what it wrote on stdout."""
+    script = (
+        "import sys, json\n"
+        "try:\n"
+        + "".join(f"    {line}\n" for line in code.splitlines())
+        + "except SystemExit:\n    pass\n"
+        "sys.stdout.flush()\n"
+        "print('\\nMODULES ' + json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
+    return set(json.loads(line[len("MODULES "):])), proc.stdout
+
+
+def roots(modules: set[str], names: tuple[str, ...]) -> set[str]:
+    return {m.split(".")[0] for m in modules} & set(names)
+
+
+def test_importing_the_cli_loads_no_heavy_library():
+    modules, _ = modules_after("import podgroup_plan.cli")
+    assert roots(modules, HEAVY + ("numpy", "yaml")) == set()
+
+
+def run_cli(*argv: str) -> tuple[set[str], str]:
+    return modules_after("sys.argv[0] = 'podgroup-plan'\nfrom podgroup_plan.cli import main\nmain()",
+                         *argv)
+
+
+def test_simulating_the_demo_as_json_loads_neither_pydantic_nor_jsonschema_nor_rich():
+    modules, out = run_cli("simulate", "fixtures/cluster", "fixtures/workloads", "-o", "json")
+    assert json.loads(out)["pods"]  # the run did plan
+    assert roots(modules, HEAVY) == set()
+
+
+def test_the_table_to_a_pipe_loads_rich_but_not_pydantic():
+    modules, out = run_cli("simulate", "fixtures/cluster", "fixtures/workloads")
+    assert "67 nodes" in out.splitlines()[0]  # the run did plan
+    assert roots(modules, HEAVY) == {"rich"}
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["simulate", "--help"]])
+def test_version_and_help_load_no_pydantic(argv):
+    modules, out = run_cli(*argv)
+    assert out
+    assert roots(modules, ("pydantic", "pydantic_core", "jsonschema", "numpy")) == set()
