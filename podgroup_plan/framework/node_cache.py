@@ -14,12 +14,12 @@ recomputed".
 Memory is bounded by bytes, not by the number of signatures: entries are kept in least recently
 used order and the oldest go once their arrays add up to more than `MAX_BYTES` (a cluster where
 every pod has its own shape then keeps a few hundred entries, not thousands of full-width
-arrays).
+arrays). The entries live on the cluster state, in a `Memo` of its own (state/derived.py: the
+one caching idiom), so they die with the state and a new state starts empty.
 """
 from __future__ import annotations
 
-import weakref
-from collections import OrderedDict
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +27,7 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict, ScorePlugin
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 # Recompute everything when more than this share of the nodes changed (one big numpy pass is
 # cheaper than many small ones).
@@ -41,6 +42,12 @@ MAX_BYTES = 48 << 20
 # signature with that part (pods of other requests still share their taint and affinity
 # verdicts); the other cached filters then run only on the nodes those let through.
 STATIC_PLUGINS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
+
+# Memo keys: (_ENTRY, signature, skips) -> CacheEntry; (_STATIC, static signature, skips) ->
+# (passed, fail_id) of the static layer.
+_ENTRY = "entry"
+_STATIC = "static"
+_cache_ids = itertools.count()
 
 
 def pod_signature(pod: Pod) -> tuple:
@@ -79,6 +86,7 @@ class CacheEntry:
     plain_sum: np.ndarray | None = None
     plain_names: frozenset[str] = frozenset()
     nbytes: int = 0  # what the cache counts for this entry
+    key: tuple = ()  # its key in the cache's memo
 
     def size(self) -> int:
         total = self.passed.nbytes + self.fail_id.nbytes
@@ -103,29 +111,23 @@ class NodeLocalCache:
         self.static_filters = filters[:n_static]
         self.dynamic_filters = filters[n_static:]
         self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-        self._entries: OrderedDict[tuple, CacheEntry] = OrderedDict()  # least recently used first
-        # static part of a signature (and skips) -> (passed, fail_id) over all nodes
-        self._static: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-        self._bytes = 0
-        self._state: weakref.ref | None = None  # the entries hold for this state only
+        # Each cache its own memo on the state (its filters and failure ids are its own).
+        self.key: DerivedKey[Memo] = DerivedKey(f"framework/signatureCache/{next(_cache_ids)}")
+        self._memo: Memo | None = None  # the memo last used (for `nbytes` and `len`)
         # failure id -> (plugin name, reasons, code)
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
 
     def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> CacheEntry:
         """The entry for this signature with its filter columns brought up to date."""
-        self._bind(state)
-        key = (signature, frozenset(skipped))
-        e = self._entries.get(key)
-        if e is not None:
-            self._entries.move_to_end(key)
+        memo = self._bind(state)
+        key = (_ENTRY, signature, frozenset(skipped))
+        e = memo.get(key)
         if e is None or e.n_resources != len(state.resource_names):
             passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
-            if e is not None:
-                self._bytes -= e.nbytes
-            e = CacheEntry(state.version, len(state.resource_names), passed, fail_id)
-            self._entries[key] = e
-            self._resized(e)
+            e = CacheEntry(state.version, len(state.resource_names), passed, fail_id, key=key)
+            e.nbytes = e.size()
+            memo.put(key, e, e.nbytes)
         elif e.version != state.version:
             rows = _changed_rows(state, e.version)
             if rows is None:
@@ -164,37 +166,23 @@ class NodeLocalCache:
                 plain_part += weight * values
         if rows is None:
             e.plain_sum = plain_part
-            self._resized(e)
+            e.nbytes = e.size()
+            self._bind(state).resize(e.key, e.nbytes)
         else:
             e.plain_sum[rows] = plain_part
         e.score_version = state.version
 
-    def _resized(self, e: CacheEntry) -> None:
-        """Account for `e`'s arrays now, then drop least recently used entries (never the one
-        in use) until the total is within the budget."""
-        size = e.size()
-        self._bytes += size - e.nbytes
-        e.nbytes = size
-        self._evict(keep=e)
-
-    def _evict(self, keep: object) -> None:
-        """Drop least recently used entries, static ones first (each is one pass over the
-        nodes to rebuild), until the total is within the budget; never `keep`."""
-        for table in (self._static, self._entries):
-            while self._bytes > self.max_bytes and table:
-                _, old = next(iter(table.items()))
-                if old is keep:
-                    break
-                table.popitem(last=False)
-                self._bytes -= _static_size(old) if table is self._static else old.nbytes
-
     @property
     def nbytes(self) -> int:
-        """The bytes of every entry's arrays together (what MAX_BYTES bounds)."""
-        return self._bytes
+        """The bytes of every entry's arrays together in the memo last used (what MAX_BYTES
+        bounds)."""
+        return self._memo.nbytes if self._memo is not None else 0
 
     def __len__(self) -> int:
-        return len(self._entries)
+        """Signature entries (not static layers) in the memo last used."""
+        if self._memo is None:
+            return 0
+        return sum(1 for k in self._memo.keys() if k[0] == _ENTRY)
 
     def _failure_id(self, plugin: str, reasons: tuple[str, ...], code: int) -> int:
         k = (plugin, reasons, code)
@@ -209,25 +197,21 @@ class NodeLocalCache:
         """(passed, fail_id) at `rows` computed from the state as it is now, leaving the
         signature entries alone (for a state holding a change its node versions do not show;
         the static layer still serves, as that change cannot touch labels or taints)."""
-        self._bind(state)
         return self._filter_rows(cs, pod, state, rows, skipped, signature[0])
 
-    def _bind(self, state) -> None:
-        """The entries hold for one ClusterState: another one empties the cache."""
-        if self._state is None or self._state() is not state:
-            self._entries.clear()
-            self._static.clear()
-            self._bytes = 0
-            self._state = weakref.ref(state)
+    def _bind(self, state: ClusterState) -> Memo:
+        """This cache's memo on `state` (the entries hold for that state only)."""
+        memo = self._memo = state.memo(self.key, self.max_bytes)
+        return memo
 
     def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple[np.ndarray, np.ndarray]:
         """(passed, fail_id) of the static filters over all nodes, shared by every signature
         whose static part is `static_signature`."""
         skips = frozenset(p.name for p in self.static_filters if p.name in skipped)
-        key = (static_signature, skips)
-        found = self._static.get(key)
+        key = (_STATIC, static_signature, skips)
+        memo = self._bind(state)
+        found = memo.get(key)
         if found is not None:
-            self._static.move_to_end(key)
             return found
         rows = state.all_nodes
         passed = np.ones(state.n, dtype=bool)
@@ -241,9 +225,7 @@ class NodeLocalCache:
                 self._record(plugin.name, verdict, newly, fail_id)
                 passed &= verdict.passed
         found = (passed, fail_id)
-        self._static[key] = found
-        self._bytes += _static_size(found)
-        self._evict(keep=found)
+        memo.put(key, found, _static_size(found))
         return found
 
     def _filter_rows(

@@ -39,7 +39,7 @@ from typing import Sequence
 import numpy as np
 
 from podgroup_plan.framework.args import NodeResourcesBalancedAllocationArgs
-from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreScorePlugin, ScorePlugin
+from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreScorePlugin, ScorePlugin, StateKey
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.node_resources_fit import node_score_amounts, pod_score_requests
@@ -102,6 +102,10 @@ def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarr
     return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
 
+# CycleState: PreScore's per-resource requests, for Score.
+PRE_SCORE_KEY: StateKey[np.ndarray] = StateKey("PreScoreNodeResourcesBalancedAllocation")
+
+
 class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
     """Upstream NodeResourcesBalancedAllocation (PreScore, Score)."""
 
@@ -115,11 +119,11 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         pod_req = pod_score_requests(pod, self._resources, use_requested=True)
         if not pod_req.any():
             return skip(self.name)
-        cs["PreScore" + self.name] = pod_req
+        cs.write(PRE_SCORE_KEY, pod_req)
         return SUCCESS
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
-        pod_req = cs.get("PreScore" + self.name)
+        pod_req = cs.read(PRE_SCORE_KEY)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=True)
         amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=True)

@@ -23,17 +23,20 @@ score for a tuple of images is computed once for all nodes and cached.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
 from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, ScorePlugin
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.helper.state_cache import PerStateCache
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 MB = 1024 * 1024
 MIN_THRESHOLD = 23 * MB
 MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+# The nodes' images (node table) and the score per tuple of pod images.
+_IMAGES: "DerivedKey[_ImageTable]" = DerivedKey("ImageLocality/images")
+_MEMO: DerivedKey[Memo] = DerivedKey("ImageLocality/byImages")
 
 
 def normalized_image_name(name: str) -> str:
@@ -76,12 +79,8 @@ class ImageLocality(ScorePlugin):
 
     name = "ImageLocality"
 
-    def __init__(self, args: Any = None, handle=None):
-        super().__init__(args, handle)
-        self._cache = PerStateCache()
-
     def _all_nodes(self, state, images: tuple[str, ...]) -> np.ndarray:
-        table: _ImageTable = self._cache.state_data(state, "images", lambda: _ImageTable(state.nodes))
+        table = state.derived(_IMAGES, lambda s: _ImageTable(s.nodes))
         sums = np.zeros(state.n, dtype=np.int64)
         for image in images:
             rows = table.rows.get(image)
@@ -93,8 +92,8 @@ class ImageLocality(ScorePlugin):
         return calculate_priority(sums, len(images))
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
-        table: _ImageTable = self._cache.state_data(state, "images", lambda: _ImageTable(state.nodes))
+        table = state.derived(_IMAGES, lambda s: _ImageTable(s.nodes))
         if not table.rows:  # no node reports images: every score is 0
             return np.zeros(len(feasible), dtype=np.int64)
         images = tuple(normalized_image_name(i) for i in pod.images)
-        return self._cache.get(state, images, lambda: self._all_nodes(state, images))[feasible]
+        return state.memo(_MEMO).get(images, lambda: self._all_nodes(state, images))[feasible]

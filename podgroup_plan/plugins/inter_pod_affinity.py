@@ -24,7 +24,6 @@ placement); the view only decides which rows Filter answers for.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping
 
@@ -35,6 +34,7 @@ from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
     FilterPlugin,
+    StateKey,
     FilterVerdict,
     NodeFailure,
     PreFilterPlugin,
@@ -45,12 +45,13 @@ from podgroup_plan.framework.interface import (
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, PodAffinityTerm
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
-from podgroup_plan.plugins.pod_topology_spread import (
+from podgroup_plan.plugins.helper.pod_match_counts import (
     label_selector_matches,
     namespace_labels,
     namespace_labels_token,
     pod_match_counts,
 )
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -62,8 +63,8 @@ ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't satisfy exis
 ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
 ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
 
-PRE_FILTER_KEY = "PreFilter" + NAME
-PRE_SCORE_KEY = "PreScore" + NAME
+PRE_FILTER_KEY: "StateKey[_PreFilterState | None]" = StateKey("PreFilter" + NAME)
+PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
 
 REQUIRED_AFFINITY = "required-affinity"
 REQUIRED_ANTI_AFFINITY = "required-anti-affinity"
@@ -137,8 +138,6 @@ class _ExistingTerms:
     node -> number of placed pods on it carrying the term. Terms with a nil selector match
     nothing and are not kept."""
 
-    KEY = ("podgroup_plan.plugins", "inter-pod-affinity-existing-terms")
-
     def __init__(self, state: "ClusterState"):
         self.terms: dict[str, dict[tuple[AffinityTerm, int], dict[int, int]]] = {k: {} for k in _KINDS}
         # insertion order per kind, so match results can be extended incrementally
@@ -184,6 +183,12 @@ class _ExistingTerms:
         return entry[1]
 
 
+# The ledger of existing pods' terms, and PreFilter's results by pod input for one state
+# version (state/derived.py).
+_EXISTING_TERMS: DerivedKey[_ExistingTerms] = DerivedKey(NAME + "/existingTerms")
+_PRE_FILTER_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/preFilter")
+
+
 @dataclass(slots=True)
 class _Domains:
     """Per topology key: the nodes' domain codes and which domains are flagged (count > 0)."""
@@ -214,12 +219,11 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         super().__init__(args if args is not None else InterPodAffinityArgs(), handle)
         self._ns_map = self.handle.namespace_labels
         self._ns_token = namespace_labels_token(self._ns_map)
-        self._caches: "weakref.WeakKeyDictionary[ClusterState, tuple[int, dict]]" = weakref.WeakKeyDictionary()
 
     # ----- helpers ---------------------------------------------------------------------------
 
     def _existing(self, state: "ClusterState") -> _ExistingTerms:
-        return state.index(_ExistingTerms.KEY, _ExistingTerms)  # type: ignore[return-value]
+        return state.index(_EXISTING_TERMS, _ExistingTerms)
 
     def _term_counts(self, state: "ClusterState", terms: list[AffinityTerm]) -> np.ndarray | None:
         """Per node, placed pods matching every term (None: nothing can match)."""
@@ -260,7 +264,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if pre is None:
             cs.pop(PRE_FILTER_KEY, None)
             return PreFilterResult(skip(NAME))
-        cs[PRE_FILTER_KEY] = pre
+        cs.write(PRE_FILTER_KEY, pre)
         return PreFilterResult()
 
     def _pre_filter_state(self, pod: Pod, state: "ClusterState") -> _PreFilterState | None:
@@ -270,14 +274,12 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if (a is None or not (a.pod_affinity_required or a.pod_anti_affinity_required)) \
                 and not self._existing(state).order[REQUIRED_ANTI_AFFINITY]:
             return None  # nothing to check either way (the common case): Skip
-        # Results by pod signature, valid for one state version (dropped on any change).
-        memo = self._caches.get(state)
-        if memo is None or memo[0] != state.version:
-            memo = self._caches[state] = (state.version, {})
-        cache = memo[1]
-        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity)
+        # Results by pod input, valid for one state version (dropped on any change); the
+        # namespace labels belong to the key as profiles' handles could differ.
+        cache = state.memo(_PRE_FILTER_MEMO).stamp(state.version)
+        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity, self._ns_token)
         if key in cache:
-            return cache[key]
+            return cache.get(key)
 
         affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
         anti_terms = [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else []
@@ -323,7 +325,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                 if (sums > 0).any():
                     anti.append(_Domains(codes, sums > 0))
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
-        cache[key] = result
+        cache.put(key, result)
         return result
 
     @staticmethod
@@ -336,9 +338,10 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
         if PRE_FILTER_KEY in cs:
-            pre = cs[PRE_FILTER_KEY]
+            pre = cs.read(PRE_FILTER_KEY)
         else:
-            pre = cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state)
+            pre = self._pre_filter_state(pod, state)
+            cs.write(PRE_FILTER_KEY, pre)
         n = len(view)
         if pre is None:
             return FilterVerdict.all_pass(n)
@@ -426,7 +429,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             fc = codes[feasible]
             has = fc >= 0
             raw += np.where(has, sums[np.where(has, fc, 0)], 0)
-        cs[PRE_SCORE_KEY] = _PreScoreState(raw)
+        cs.write(PRE_SCORE_KEY, _PreScoreState(raw))
         return SUCCESS
 
     def _existing_entries(self, state: "ClusterState", pod: Pod, hard: int) -> bool:
@@ -447,7 +450,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return False
 
     def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
-        pre = cs.get(PRE_SCORE_KEY)
+        pre = cs.read(PRE_SCORE_KEY)
         if pre is None or len(pre.raw) != len(feasible):
             if self.pre_score(cs, pod, state, feasible).is_skip():
                 return np.zeros(len(feasible), dtype=np.int64)

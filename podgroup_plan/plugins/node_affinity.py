@@ -60,11 +60,14 @@ from podgroup_plan.plugins.helper.node_affinity import (  # noqa: F401  (re-expo
     valid_label_key,
     valid_label_value,
 )
-from podgroup_plan.plugins.helper.state_cache import PerStateCache
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
+
+# Per-node results by selector (node labels never change inside a state).
+_MEMO: DerivedKey[Memo] = DerivedKey("NodeAffinity/bySelector")
 
 def _required(pod: Pod) -> NodeSelector | None:
     return pod.affinity.node_required if pod.affinity is not None else None
@@ -81,7 +84,6 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def __init__(self, args: NodeAffinityArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeAffinityArgs(), handle)
-        self._cache = PerStateCache()
 
     # ----- PreFilter ----------------------------------------------------------------------
 
@@ -111,7 +113,8 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         added = self.args.added_affinity_required
         if added is None:
             return None
-        return self._cache.state_data(state, "added_required", lambda: node_selector_mask(state, added))
+        # keyed by the selector itself: profiles may configure different ones
+        return state.memo(_MEMO).get(("added", added), lambda: node_selector_mask(state, added))
 
     def _pod_required(self, state, pod: Pod) -> np.ndarray:
         selector = tuple(sorted(pod.node_selector.items()))
@@ -123,7 +126,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
                 out &= node_selector_mask(state, required)
             return out
 
-        return self._cache.get(state, ("required", selector, required), compute)
+        return state.memo(_MEMO).get(("required", selector, required), compute)
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
         failures: list[NodeFailure] = []
@@ -156,7 +159,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         terms = tuple(self.args.added_affinity_preferred) + tuple(_preferred(pod))
         if not terms:
             return np.zeros(len(feasible), dtype=np.int64)
-        raw = self._cache.get(state, ("preferred", terms), lambda: preferred_score(state, terms))
+        raw = state.memo(_MEMO).get(("preferred", terms), lambda: preferred_score(state, terms))
         return raw[feasible]
 
     def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:

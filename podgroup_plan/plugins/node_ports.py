@@ -27,14 +27,17 @@ from podgroup_plan.framework.interface import (
     FilterVerdict,
     PreFilterPlugin,
     PreFilterResult,
+    StateKey,
 )
 from podgroup_plan.framework.status import Code, skip
 from podgroup_plan.model.objects import HostPort, Pod
+from podgroup_plan.state.derived import DerivedKey
 
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
-_INDEX_KEY = "NodePorts.host_ports"
+# PreFilter's wanted (hostIP, protocol, port) triples, for Filter.
+PRE_FILTER_KEY: StateKey[tuple[tuple[str, str, int], ...]] = StateKey("PreFilterNodePorts")
 
 
 def sanitize(hp: HostPort) -> tuple[str, str, int]:
@@ -91,6 +94,10 @@ class HostPortIndex:
         return out
 
 
+# The ledger of host ports in use (state/derived.py).
+HOST_PORTS: "DerivedKey[HostPortIndex]" = DerivedKey("NodePorts/hostPorts")
+
+
 def wanted_ports(pod: Pod) -> tuple[tuple[str, str, int], ...]:
     return tuple(p for p in (sanitize(hp) for hp in pod.host_ports) if p[2] > 0)
 
@@ -104,14 +111,14 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
         wanted = wanted_ports(pod)
         if not wanted:
             return PreFilterResult(status=skip(self.name))
-        cs["PreFilter" + self.name] = wanted
+        cs.write(PRE_FILTER_KEY, wanted)
         return PreFilterResult()
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
-        wanted = cs.get("PreFilter" + self.name)
+        wanted = cs.read(PRE_FILTER_KEY)
         if wanted is None:
             wanted = wanted_ports(pod)
         if not wanted:
             return FilterVerdict.all_pass(len(view))
-        index: HostPortIndex = state.index(_INDEX_KEY, HostPortIndex)
+        index = state.index(HOST_PORTS, HostPortIndex)
         return FilterVerdict.reject_where(index.conflicts(wanted, view), ERR_REASON, Code.UNSCHEDULABLE)

@@ -69,6 +69,7 @@ from podgroup_plan.framework.interface import (
     PodGroupAssignments,
     PreScorePlugin,
     ScorePlugin,
+    StateKey,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status
 from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
@@ -277,6 +278,11 @@ class _FitRequest:
         self.amounts = np.asarray(amounts, dtype=np.int64)
 
 
+# CycleState: PreFilter's request (for Filter) and PreScore's per-resource requests (for Score).
+PRE_FILTER_KEY: StateKey[_FitRequest] = StateKey("PreFilterNodeResourcesFit")
+PRE_SCORE_KEY: StateKey[np.ndarray] = StateKey("PreScoreNodeResourcesFit")
+
+
 class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PlacementScorePlugin):
     """Upstream NodeResourcesFit (PreFilter, Filter, PreScore, Score, PlacementScore)."""
 
@@ -322,11 +328,11 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return _FitRequest(rows, names, [pod.requests[r] for r in names])
 
     def pre_filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> PreFilterResult:
-        cs["PreFilter" + self.name] = self.fit_request(pod, state)
+        cs.write(PRE_FILTER_KEY, self.fit_request(pod, state))
         return PreFilterResult()
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
-        req: _FitRequest | None = cs.get("PreFilter" + self.name)
+        req = cs.read(PRE_FILTER_KEY)
         if req is None:
             req = self.fit_request(pod, state)
         # Fast path first (most nodes fit): one comparison per requested resource.
@@ -353,14 +359,14 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     # ----- PreScore / Score ---------------------------------------------------------------
 
     def pre_score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> Status:
-        cs["PreScore" + self.name] = pod_score_requests(pod, self._resources, use_requested=False)
+        cs.write(PRE_SCORE_KEY, pod_score_requests(pod, self._resources, use_requested=False))
         return SUCCESS
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
         m = len(feasible)
         if not self._resources:  # upstream: Error "resources not found"; validation forbids it
             return np.zeros(m, dtype=np.int64)
-        pod_req = cs.get("PreScore" + self.name)
+        pod_req = cs.read(PRE_SCORE_KEY)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=False)
         amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)

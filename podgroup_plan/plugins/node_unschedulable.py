@@ -18,13 +18,21 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod, Taint
-from podgroup_plan.plugins.helper.state_cache import PerStateCache
 from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, NO_SCHEDULE, tolerations_tolerate
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
 
 _UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, value="", effect=NO_SCHEDULE)
+
+# The cordon column (node table) and whether any node is cordoned.
+_CORDONED: DerivedKey[tuple[np.ndarray, bool]] = DerivedKey("NodeUnschedulable/cordoned")
+
+
+def _cordon_column(state) -> tuple[np.ndarray, bool]:
+    cordoned = np.fromiter((n.unschedulable for n in state.nodes), dtype=bool, count=state.n)
+    return cordoned, bool(cordoned.any())
 
 
 class NodeUnschedulable(FilterPlugin):
@@ -34,22 +42,19 @@ class NodeUnschedulable(FilterPlugin):
 
     def __init__(self, args: Any = None, handle=None):
         super().__init__(args, handle)
-        self._cache = PerStateCache()
-
-    def _cordoned(self, state) -> np.ndarray:
-        return self._cache.state_data(
-            state, "cordoned", lambda: np.fromiter((n.unschedulable for n in state.nodes), dtype=bool, count=state.n)
-        )
+        # whether tolerations tolerate the cordon: no state involved, one answer per input
+        self._tolerated = Memo()
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
-        if not self._cache.state_data(state, "any_cordoned", lambda: bool(self._cordoned(state).any())):
+        cordoned, any_cordoned = state.derived(_CORDONED, _cordon_column)
+        if not any_cordoned:
             return FilterVerdict.all_pass(len(view))
         gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
-        tolerated = self._cache.get(
-            state, (pod.tolerations, gate), lambda: tolerations_tolerate(pod.tolerations, _UNSCHEDULABLE_TAINT, gate)
+        tolerated = self._tolerated.get(
+            (pod.tolerations, gate), lambda: tolerations_tolerate(pod.tolerations, _UNSCHEDULABLE_TAINT, gate)
         )
         if tolerated:
             return FilterVerdict.all_pass(len(view))
         return FilterVerdict.reject_where(
-            self._cordoned(state)[view], ERR_REASON_UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+            cordoned[view], ERR_REASON_UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE
         )

@@ -15,16 +15,15 @@ from the placed pods grouped by label set, not by replaying every pod. A pod's P
 then a `bincount` of those counts by the constraint's domain codes (`state.label_column`):
 array work over nodes. Per-pod results are memoised by pod signature for the current
 `state.version` (pods of a gang evaluated against an unchanged state share one computation);
-node eligibility (labels, node affinity, taints) is static and memoised per state.
+node eligibility (labels, node affinity, taints) is static and memoised for the state's life.
 
-This module also holds the small pieces InterPodAffinity shares (`PodMatchCounts`,
-`namespace_labels`, `label_selector_matches`); node selectors and taints come from
-`plugins/helper/`.
+The per-node counts (`PodMatchCounts`) and the selector helpers it shares with InterPodAffinity
+live in `plugins/helper/pod_match_counts.py`, node selectors and taints in `plugins/helper/`;
+the memos are the state's own (state/derived.py).
 """
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
@@ -38,6 +37,7 @@ from podgroup_plan.framework.args import (
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
+    StateKey,
     FilterPlugin,
     FilterVerdict,
     NodeFailure,
@@ -50,7 +50,17 @@ from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, TopologySpreadConstraint
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
 from podgroup_plan.plugins.helper.node_affinity import required_node_affinity_mask
+from podgroup_plan.plugins.helper.pod_match_counts import (  # noqa: F401  (re-exported for older imports)
+    LABEL_METADATA_NAME,
+    Clause,
+    PodMatchCounts,
+    label_selector_matches,
+    namespace_labels,
+    namespace_labels_token,
+    pod_match_counts,
+)
 from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -65,155 +75,19 @@ DO_NOT_SCHEDULE = "DoNotSchedule"
 SCHEDULE_ANYWAY = "ScheduleAnyway"
 HONOR = "Honor"
 LABEL_HOSTNAME = "kubernetes.io/hostname"
-LABEL_METADATA_NAME = "kubernetes.io/metadata.name"
 MAX_INT32 = 2**31 - 1
 
-PRE_FILTER_KEY = "PreFilter" + NAME
-PRE_SCORE_KEY = "PreScore" + NAME
+PRE_FILTER_KEY: "StateKey[_PreFilterState]" = StateKey("PreFilter" + NAME)
+PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
+
+# Memos on the cluster state (state/derived.py): which nodes count for a pod (labels, node
+# affinity, taints: the node table only), and PreFilter's counts by pod input, valid for one
+# state version.
+_ELIGIBLE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/eligibleNodes")
+_PRE_FILTER_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/preFilterCounts")
 
 # Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
 _DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")
-
-
-# ------------------------------------------------------------------------------------------
-# Shared helpers (also used by InterPodAffinity)
-# ------------------------------------------------------------------------------------------
-
-def label_selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) -> bool:
-    """metav1.LabelSelectorAsSelector semantics: nil matches nothing, empty matches everything."""
-    return selector is not None and selector.matches(labels)
-
-
-def namespace_labels(ns_map: Mapping[str, Mapping[str, str]], namespace: str) -> Mapping[str, str]:
-    """A namespace's labels, with the `kubernetes.io/metadata.name` label the API server puts on
-    every namespace (so a namespaceSelector on it works even when the input has no Namespace
-    objects)."""
-    labels = ns_map.get(namespace)
-    if labels is None:
-        return {LABEL_METADATA_NAME: namespace}
-    if LABEL_METADATA_NAME in labels:
-        return labels
-    out = dict(labels)
-    out[LABEL_METADATA_NAME] = namespace
-    return out
-
-
-# A clause selects pods: (namespace names, namespaceSelector or None, label selector). A pod
-# matches when its namespace is named or its namespace's labels match the namespaceSelector, and
-# its labels match the selector (upstream AffinityTerm.Matches; for spreading, names is the
-# pod's own namespace and there is no namespaceSelector).
-Clause = tuple[frozenset, LabelSelector | None, LabelSelector]
-
-
-class _Counter:
-    """Per node, the number of placed pods matching every clause of a selector."""
-
-    __slots__ = ("clauses", "counts", "_ns_map", "_ns_memo")
-
-    def __init__(self, n: int, clauses: tuple[Clause, ...], ns_map: Mapping):
-        self.clauses = clauses
-        self.counts = np.zeros(n, dtype=np.int64)
-        self._ns_map = ns_map
-        self._ns_memo: dict[tuple[int, str], bool] = {}
-
-    def matches(self, namespace: str, labels: Mapping[str, str]) -> bool:
-        for i, (names, ns_selector, selector) in enumerate(self.clauses):
-            if namespace not in names:
-                if ns_selector is None:
-                    return False
-                hit = self._ns_memo.get((i, namespace))
-                if hit is None:
-                    hit = ns_selector.matches(namespace_labels(self._ns_map, namespace))
-                    self._ns_memo[(i, namespace)] = hit
-                if not hit:
-                    return False
-            if not selector.matches(labels):
-                return False
-        return True
-
-
-class PodMatchCounts:
-    """`state.index` (one per cluster state): per-node counts of placed pods matching a set of
-    clauses, for every clause set asked for so far, kept current on assume/forget/rollback.
-
-    Placed pods are also grouped by (namespace, labels), so a clause set asked for the first
-    time is counted by testing each distinct label set once, O(label sets), instead of
-    replaying every pod (a separate `state.index` per selector would replay all pods on
-    creation). On a pod change only the counters that can match its namespace are tested."""
-
-    KEY = ("podgroup_plan.plugins", "pod-match-counts")
-
-    def __init__(self, state: "ClusterState"):
-        self.n = state.n
-        self.classes: dict[tuple, list] = {}  # (namespace, labels) -> [namespace, labels, {node: count}]
-        self.counters: dict[tuple, _Counter] = {}
-        # Counters whose clauses only name namespaces, by namespace; the rest are always tested.
-        self._by_namespace: dict[str, list[_Counter]] = {}
-        self._any_namespace: list[_Counter] = []
-
-    def add(self, pod: Pod, node: int) -> None:
-        self._update(pod, node, 1)
-
-    def remove(self, pod: Pod, node: int) -> None:
-        self._update(pod, node, -1)
-
-    def _update(self, pod: Pod, node: int, delta: int) -> None:
-        key = (pod.namespace, frozenset(pod.labels.items()))
-        entry = self.classes.get(key)
-        if entry is None:
-            entry = self.classes[key] = [pod.namespace, pod.labels, {}]
-        nodes = entry[2]
-        left = nodes.get(node, 0) + delta
-        if left:
-            nodes[node] = left
-        else:
-            nodes.pop(node, None)
-        for counter in self._by_namespace.get(pod.namespace, ()):
-            if counter.matches(pod.namespace, pod.labels):
-                counter.counts[node] += delta
-        for counter in self._any_namespace:
-            if counter.matches(pod.namespace, pod.labels):
-                counter.counts[node] += delta
-
-    def counts(self, clauses: tuple[Clause, ...], ns_map: Mapping, token: object) -> np.ndarray:
-        key = (clauses, token)
-        counter = self.counters.get(key)
-        if counter is None:
-            counter = self.counters[key] = _Counter(self.n, clauses, ns_map)
-            for namespace, labels, nodes in self.classes.values():
-                if nodes and counter.matches(namespace, labels):
-                    for node, count in nodes.items():
-                        counter.counts[node] += count
-            if all(ns_selector is None for _, ns_selector, _ in clauses):
-                names = frozenset.intersection(*(c[0] for c in clauses))
-                for namespace in names:
-                    self._by_namespace.setdefault(namespace, []).append(counter)
-            else:
-                self._any_namespace.append(counter)
-        return counter.counts
-
-
-def namespace_labels_token(ns_map: Mapping[str, Mapping[str, str]]) -> tuple:
-    """A hashable stand-in for the namespace labels (part of index keys that depend on them)."""
-    return tuple(sorted((ns, tuple(sorted(lbl.items()))) for ns, lbl in ns_map.items()))
-
-
-def pod_match_counts(
-    state: "ClusterState",
-    clauses: tuple[Clause, ...],
-    ns_map: Mapping | None = None,
-    ns_token: tuple | None = None,
-) -> np.ndarray:
-    """Live per-node counts (do not modify) of placed pods matching all `clauses` (at least
-    one). `ns_token` (namespace_labels_token(ns_map)) is needed only when a clause has a
-    namespaceSelector; pass it precomputed to avoid rebuilding it per call."""
-    ns_map = ns_map or {}
-    token = None
-    if any(c[1] is not None for c in clauses):
-        # namespaceSelector results depend on namespace labels: key the counter on them too.
-        token = ns_token if ns_token is not None else namespace_labels_token(ns_map)
-    index = state.index(PodMatchCounts.KEY, PodMatchCounts)
-    return index.counts(clauses, ns_map, token)  # type: ignore[attr-defined]
 
 
 def go_log(x: float) -> float:
@@ -310,20 +184,6 @@ class _PreScoreState:
     raw: np.ndarray | None = None
 
 
-class _StateCache:
-    """Per-ClusterState memo: node eligibility (static) and per-signature counts (by version)."""
-
-    def __init__(self) -> None:
-        self.affinity: dict[tuple, np.ndarray | None] = {}
-        self.taints: dict[tuple, np.ndarray] = {}
-        self.taint_table = None  # built on first use (plugins/taint_toleration.py)
-        self.has_keys: dict[tuple[str, ...], np.ndarray] = {}
-        # PreFilter data by pod signature, valid for one state version only (dropped on change,
-        # so the memo never outgrows the pods evaluated between two cluster changes).
-        self.pre_filter_version = -1
-        self.pre_filter: dict[tuple, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
-
-
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
 
@@ -346,8 +206,8 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 self._services.setdefault(s.namespace, []).append(s.selector)
             else:
                 self._controllers[(s.kind, s.namespace, s.name)] = s.selector
-        self._default_selector_memo: dict[tuple, LabelSelector | None] = {}
-        self._caches: "weakref.WeakKeyDictionary[ClusterState, _StateCache]" = weakref.WeakKeyDictionary()
+        # DefaultSelector by (namespace, labels, owner): depends on the handle only
+        self._default_selector_memo = Memo()
 
     # ----- constraints -----------------------------------------------------------------------
 
@@ -394,7 +254,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         memo_key = (pod.namespace, frozenset(pod.labels.items()),
                     (owner.kind, owner.name) if owner is not None else None)
         if memo_key in self._default_selector_memo:
-            return self._default_selector_memo[memo_key]
+            return self._default_selector_memo.get(memo_key)
         label_set: dict[str, str] = {}
         for selector in self._services.get(pod.namespace, ()):
             # Services select by a map; the selector matches when all its labels are on the pod.
@@ -413,47 +273,29 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         result: LabelSelector | None = LabelSelector(tuple(sorted(label_set.items())), extra)
         if result.is_empty:
             result = None
-        self._default_selector_memo[memo_key] = result
+        self._default_selector_memo.put(memo_key, result)
         return result
 
     # ----- node eligibility ------------------------------------------------------------------
 
-    def _cache(self, state: "ClusterState") -> _StateCache:
-        cache = self._caches.get(state)
-        if cache is None:
-            cache = self._caches[state] = _StateCache()
-        return cache
-
     def _has_keys(self, state: "ClusterState", keys: tuple[str, ...]) -> np.ndarray:
-        cache = self._cache(state)
-        mask = cache.has_keys.get(keys)
-        if mask is None:
+        def compute() -> np.ndarray:
             mask = np.ones(state.n, dtype=bool)
             for key in dict.fromkeys(keys):
                 mask &= state.label_column(key)[0] >= 0
-            cache.has_keys[keys] = mask
-        return mask
+            return mask
+        return state.memo(_ELIGIBLE_MEMO).get(("keys", keys), compute)
 
     def _affinity_mask(self, state: "ClusterState", pod: Pod) -> np.ndarray | None:
-        cache = self._cache(state)
-        key = (tuple(sorted(pod.node_selector.items())),
+        key = ("affinity", tuple(sorted(pod.node_selector.items())),
                pod.affinity.node_required if pod.affinity is not None else None)
-        if key not in cache.affinity:
-            cache.affinity[key] = required_node_affinity_mask(state, pod)
-        return cache.affinity[key]
+        return state.memo(_ELIGIBLE_MEMO).get(key, lambda: required_node_affinity_mask(state, pod))
 
     def _taint_mask(self, state: "ClusterState", pod: Pod) -> np.ndarray:
-        cache = self._cache(state)
-        key = pod.tolerations
-        mask = cache.taints.get(key)
-        if mask is None:
-            # nodeTaintsPolicy Honor: the pod tolerates every NoSchedule/NoExecute taint there
-            if cache.taint_table is None:
-                cache.taint_table = taint_table(state)
-            gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
-            mask = untolerated_per_node(state, cache.taint_table, key, _DO_NOT_SCHEDULE_EFFECTS, gate) == 0
-            cache.taints[key] = mask
-        return mask
+        # nodeTaintsPolicy Honor: the pod tolerates every NoSchedule/NoExecute taint there
+        gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+        return state.memo(_ELIGIBLE_MEMO).get(("taints", pod.tolerations, gate), lambda: untolerated_per_node(
+            state, taint_table(state), pod.tolerations, _DO_NOT_SCHEDULE_EFFECTS, gate) == 0)
 
     def _eligible(
         self, state: "ClusterState", pod: Pod, constraints: Sequence[SpreadConstraint], require_all: bool
@@ -486,7 +328,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         if not constraints:
             cs.pop(PRE_FILTER_KEY, None)
             return PreFilterResult(skip(NAME))
-        cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state, constraints)
+        cs.write(PRE_FILTER_KEY, self._pre_filter_state(pod, state, constraints))
         return PreFilterResult()
 
     def _pre_filter_state(
@@ -494,14 +336,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
     ) -> _PreFilterState:
         """calPreFilterState over all nodes of the state (upstream lists every node of the
         snapshot, whatever the placement)."""
-        cache = self._cache(state)
+        memo = state.memo(_PRE_FILTER_MEMO).stamp(state.version)
         key = (pod.namespace, constraints, tuple(sorted(pod.node_selector.items())),
                pod.affinity.node_required if pod.affinity is not None else None,
                pod.tolerations if any(c.honor_node_taints for c in constraints) else None)
-        if cache.pre_filter_version != state.version:
-            cache.pre_filter_version = state.version
-            cache.pre_filter = {}
-        data = cache.pre_filter.get(key)
+        data = memo.get(key)
         if data is None:
             data = []
             for c, eligible in zip(constraints, self._eligible(state, pod, constraints, True)):
@@ -520,7 +359,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 if domains < c.min_domains:
                     min_match = 0
                 data.append((codes, sums, present, min_match))
-            cache.pre_filter[key] = data
+            memo.put(key, data)
         counts_out = [
             _ConstraintCounts(codes, sums, present, min_match,
                               1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
@@ -529,12 +368,13 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return _PreFilterState(constraints, counts_out)
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
-        pre = cs.get(PRE_FILTER_KEY)
+        pre = cs.read(PRE_FILTER_KEY)
         if pre is None:
             constraints = self.constraints(pod, DO_NOT_SCHEDULE)
             if not constraints:
                 return FilterVerdict.all_pass(len(view))
-            pre = cs[PRE_FILTER_KEY] = self._pre_filter_state(pod, state, constraints)
+            pre = self._pre_filter_state(pod, state, constraints)
+            cs.write(PRE_FILTER_KEY, pre)
         n = len(view)
         undecided = np.ones(n, dtype=bool)
         missing = np.zeros(n, dtype=bool)
@@ -604,11 +444,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             score = np.where(on_feasible, score + term, score)
         raw = go_round(score)
         raw[ignored] = 0
-        cs[PRE_SCORE_KEY] = _PreScoreState(ignored, raw)
+        cs.write(PRE_SCORE_KEY, _PreScoreState(ignored, raw))
         return SUCCESS
 
     def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
-        pre = cs.get(PRE_SCORE_KEY)
+        pre = cs.read(PRE_SCORE_KEY)
         if pre is None or pre.raw is None or len(pre.raw) != len(feasible):
             if self.pre_score(cs, pod, state, feasible).is_skip():
                 return np.zeros(len(feasible), dtype=np.int64)
@@ -616,7 +456,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return pre.raw.copy()
 
     def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:
-        pre = cs.get(PRE_SCORE_KEY)
+        pre = cs.read(PRE_SCORE_KEY)
         if pre is None or scores.size == 0:
             return scores
         ignored = pre.ignored

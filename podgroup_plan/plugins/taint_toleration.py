@@ -19,17 +19,17 @@ tolerations tuple the answer for every node is computed once (numpy over a (node
 table) and cached; a call then only indexes the cached arrays by the view.
 
 The matching rules (`tolerates`, the taint table) are in `plugins/helper/taint.py`, shared with
-NodeUnschedulable and PodTopologySpread; the per-state memo in `plugins/helper/state_cache.py`.
+NodeUnschedulable and PodTopologySpread; the memo is the cluster state's (state/derived.py).
 """
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
 from podgroup_plan.framework.interface import (
     CycleState,
     FilterPlugin,
+    StateKey,
     FilterVerdict,
     PreScorePlugin,
     ScorePlugin,
@@ -37,7 +37,6 @@ from podgroup_plan.framework.interface import (
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status
 from podgroup_plan.model.objects import Pod, Toleration
-from podgroup_plan.plugins.helper.state_cache import PerStateCache
 from podgroup_plan.plugins.helper.taint import (  # noqa: F401  (re-exported for older imports)
     COMPARISON_OPERATORS_GATE,
     NO_EXECUTE,
@@ -51,6 +50,13 @@ from podgroup_plan.plugins.helper.taint import (  # noqa: F401  (re-exported for
     untolerated_per_node,
 )
 
+from podgroup_plan.state.derived import DerivedKey, Memo
+
+# PreScore's tolerations (those with an empty or PreferNoSchedule effect), for Score.
+PRE_SCORE_KEY: StateKey[tuple[Toleration, ...]] = StateKey("PreScoreTaintToleration")
+# Per-node results by tolerations (taints never change inside a state).
+_MEMO: DerivedKey[Memo] = DerivedKey("TaintToleration/byTolerations")
+
 # Upstream ErrReasonNotMatch as the newest Filter returns it (see module docstring).
 ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 
@@ -59,17 +65,13 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
 
     name = "TaintToleration"
 
-    def __init__(self, args: Any = None, handle=None):
-        super().__init__(args, handle)
-        self._cache = PerStateCache()
-
     # ----- shared -------------------------------------------------------------------------
 
     def _comparison_operators(self) -> bool:
         return bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
 
     def _table(self, state) -> TaintTable:
-        return self._cache.state_data(state, "taints", lambda: TaintTable(state.nodes))
+        return taint_table(state)
 
     def _untolerated_per_node(self, state, tolerations: tuple[Toleration, ...], effects: tuple[str, ...]) -> np.ndarray:
         return untolerated_per_node(state, self._table(state), tolerations, effects, self._comparison_operators())
@@ -78,8 +80,8 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def _rejected_all(self, state, pod: Pod) -> np.ndarray:
         key = ("filter", pod.tolerations, self._comparison_operators())
-        return self._cache.get(
-            state, key, lambda: self._untolerated_per_node(state, pod.tolerations, (NO_SCHEDULE, NO_EXECUTE)) > 0
+        return state.memo(_MEMO).get(
+            key, lambda: self._untolerated_per_node(state, pod.tolerations, (NO_SCHEDULE, NO_EXECUTE)) > 0
         )
 
     def filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> FilterVerdict:
@@ -90,18 +92,16 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def pre_score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> Status:
         # getAllTolerationPreferNoSchedule: an empty effect matches every effect.
-        cs["PreScore" + self.name] = tuple(
-            t for t in pod.tolerations if t.effect in ("", PREFER_NO_SCHEDULE)
-        )
+        cs.write(PRE_SCORE_KEY, tuple(t for t in pod.tolerations if t.effect in ("", PREFER_NO_SCHEDULE)))
         return SUCCESS
 
     def score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> np.ndarray:
-        tolerations = cs.get("PreScore" + self.name)
+        tolerations = cs.read(PRE_SCORE_KEY)
         if tolerations is None:  # PreScore disabled: same filtering on the fly
             tolerations = tuple(t for t in pod.tolerations if t.effect in ("", PREFER_NO_SCHEDULE))
         key = ("score", tolerations, self._comparison_operators())
-        counts = self._cache.get(
-            state, key, lambda: self._untolerated_per_node(state, tolerations, (PREFER_NO_SCHEDULE,))
+        counts = state.memo(_MEMO).get(
+            key, lambda: self._untolerated_per_node(state, tolerations, (PREFER_NO_SCHEDULE,))
         )
         return counts[feasible]
 

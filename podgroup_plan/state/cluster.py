@@ -7,16 +7,22 @@ plugin answers for every node in one array operation, and tentative work is undo
 log rather than by copying: `assume` / `forget` change one row, `checkpoint` / `rollback` undo
 back to a mark, and `tentative()` is a context manager that rolls back unless told to keep.
 Modelled on cluster-autoscaler's clustersnapshot (fork / revert / commit).
+
+Everything derived from the state (ledgers of placed pods, per-node columns, encodings of the
+node table, memos) lives on it under typed keys: state/derived.py explains the rule.
 """
 from __future__ import annotations
 
 from array import array
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar
 
 import numpy as np
 
 from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Node, Pod
+from podgroup_plan.state.derived import MEMO_BYTES, DerivedKey, Memo
+
+T = TypeVar("T")
 
 DEFAULT_ALLOWED_PODS = 110
 # The first rows of the resource table, always present in this order.
@@ -74,11 +80,15 @@ class ClusterState:
         # (was_add, pod, node); was_add None marks a usage shift: (None, (req, nz, count), rows)
         self._log: list[tuple] = []
         self._open_checkpoints = 0
+        # Derived data (state/derived.py): ledgers of placed pods (`index`), per-node columns
+        # (`column`: key -> [version they reflect, values]), node-table data and memos
+        # (`derived`, `memo`).
         self._indexes: dict[object, PodIndex] = {}
-        # derived per-node columns (`column`): key -> [version they reflect, values]
         self._columns: dict[object, list] = {}
+        self._derived: dict[object, Any] = {}
         self._label_columns: dict[str, tuple[np.ndarray, tuple[str, ...]]] = {}
-        self._request_rows: dict[PodKey, tuple[int, np.ndarray]] = {}
+        # pod key -> (resource rows then, request column): a pure function of the pod
+        self._request_rows = Memo(4 * MEMO_BYTES)
 
         for pod in sorted(running_pods, key=lambda p: p.key):
             idx = self.node_index.get(pod.node_name or "")
@@ -111,7 +121,7 @@ class ClusterState:
         for r, amount in pod.requests.items():
             if r != PODS:
                 vec[self.resource_index[r]] = amount
-        self._request_rows[pod.key] = (len(self.resource_names), vec)
+        self._request_rows.put(pod.key, (len(self.resource_names), vec), vec.nbytes + 64)
         return vec
 
     # ----- labels ----------------------------------------------------------------------------
@@ -284,9 +294,9 @@ class ClusterState:
 
     # ----- derived indexes -------------------------------------------------------------------
 
-    def index(self, key: object, factory: Callable[["ClusterState"], PodIndex]) -> PodIndex:
-        """The derived index registered under `key`, built on first use from the pods placed
-        now and kept current from then on."""
+    def index(self, key: DerivedKey[T], factory: Callable[["ClusterState"], T]) -> T:
+        """The ledger (a `PodIndex`) registered under `key`, built on first use from the pods
+        placed now and kept current from then on by every assume, forget and rollback."""
         idx = self._indexes.get(key)
         if idx is None:
             idx = factory(self)
@@ -294,7 +304,25 @@ class ClusterState:
                 for pod in pods.values():
                     idx.add(pod, node)
             self._indexes[key] = idx
-        return idx
+        return idx  # type: ignore[return-value]
+
+    def derived(self, key: DerivedKey[T], build: Callable[["ClusterState"], T]) -> T:
+        """Data derived from the node table alone (labels, taints, images, cordons never
+        change inside a state): `build(state)` on first use, then kept for the state's life."""
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = build(self)
+            return value
+
+    def memo(self, key: DerivedKey[Memo], max_bytes: int = MEMO_BYTES) -> Memo:
+        """The `Memo` registered under `key` (created with `max_bytes` on first use): results
+        by input, bounded by bytes, for this state's life (state/derived.py says what may go
+        in one)."""
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = Memo(max_bytes)
+        return found
 
     def placed_pods(self) -> Iterator[tuple[Pod, int]]:
         """Every placed pod with its node row, in node order then pod key order."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState, PodKey
+from podgroup_plan.state.derived import DerivedKey
 
 GroupKey = tuple[str, str]
 
@@ -30,8 +31,11 @@ class GroupMembers:
                 group.pop(pod.key, None)
 
 
+GROUP_MEMBERS: DerivedKey[GroupMembers] = DerivedKey("state/groupMembers")
+
+
 def _index(state: ClusterState) -> GroupMembers:
-    return state.index(GroupMembers, GroupMembers)  # type: ignore[return-value]
+    return state.index(GROUP_MEMBERS, GroupMembers)
 
 
 def scheduled_count(state: ClusterState, group: GroupKey) -> int:

@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from podgroup_plan.model.objects import Taint, Toleration
+from podgroup_plan.state.derived import DerivedKey
 
 NO_SCHEDULE = "NoSchedule"
 PREFER_NO_SCHEDULE = "PreferNoSchedule"
@@ -100,5 +101,9 @@ def untolerated_per_node(
     return np.bincount(table.pair_node[pairs], minlength=state.n).astype(np.int64)
 
 
+TAINT_TABLE: "DerivedKey[TaintTable]" = DerivedKey("helper/taintTable")
+
+
 def taint_table(state) -> TaintTable:
-    return TaintTable(state.nodes)
+    """The state's taint table, built once (taints never change inside a state)."""
+    return state.derived(TAINT_TABLE, lambda s: TaintTable(s.nodes))

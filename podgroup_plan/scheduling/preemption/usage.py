@@ -15,8 +15,7 @@ import numpy as np
 
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
-
-KEY = "preemption.PriorityUsage"
+from podgroup_plan.state.derived import DerivedKey
 
 
 class _Bucket:
@@ -83,6 +82,9 @@ class PriorityUsage:
         return requested, non_zero, count, pods
 
 
+KEY: DerivedKey[PriorityUsage] = DerivedKey("preemption/priorityUsage")
+
+
 def priority_usage(state: ClusterState, priority_of: Callable[[Pod], int]) -> PriorityUsage:
     """The state's PriorityUsage index, built on first use."""
-    return state.index(KEY, lambda s: PriorityUsage(s, priority_of))  # type: ignore[return-value]
+    return state.index(KEY, lambda s: PriorityUsage(s, priority_of))
