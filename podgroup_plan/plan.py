@@ -266,13 +266,15 @@ class _Passes:
             return True
         self._failed(entity, _plugins_of(result))
         status = result.status
-        outcome = None
+        outcome = post_status = None
         # PodGroupPostFilter runs once for the root when its status is exactly Unschedulable.
         if status.code == Code.UNSCHEDULABLE:
-            outcome, _ = fwk.run_pod_group_post_filter(
+            outcome, post_status = fwk.run_pod_group_post_filter(
                 group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, group, entity.pods))
         if outcome is not None and self.tracer is not None:
             self.tracer.preemption(group.namespace, group.name, outcome)
+        if outcome is None and post_status is not None:
+            outcome = PreemptionOutcome(post_status)  # no plugin enabled: its empty text is appended
         self._group_failed(entity, result, outcome)
         if outcome is not None and outcome.status.is_success():
             for pod, node in outcome.nominations:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from podgroup_plan.framework import registry
+from podgroup_plan.framework import defaults, registry
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     MAX_PLACEMENT_SCORE,
@@ -53,6 +53,9 @@ from podgroup_plan.state.cluster import ClusterState
 SKIP_FILTER_KEY: StateKey[frozenset[str]] = StateKey("framework/skipFilter")  # PreFilter's Skips
 SIGNATURE_KEY: StateKey[tuple] = StateKey("framework/signature")  # node_cache.pod_signature
 CACHE_ENTRY_KEY: StateKey[CacheEntry] = StateKey("framework/signatureCacheEntry")  # Filter's, for Score
+
+# RunPlacementGeneratePlugins' answer to a generator that made no candidate (v1.37.0).
+NO_FEASIBLE_PLACEMENTS = "no feasible placements found"
 
 
 @dataclass(slots=True)
@@ -306,21 +309,22 @@ class Framework:
     # ----- Placement ------------------------------------------------------------------------
 
     def run_placement_generate(self, group: Group, parent: Placement, state: ClusterState) -> tuple[list[Placement], Status]:
-        """RunPlacementGeneratePlugins. With no plugin the parent placement is the one
-        candidate. Each further plugin splits the candidates the previous one made (v1.37.0
-        has one in-tree generator, TopologyPlacementGenerator)."""
-        placements = [parent]
-        for plugin in self.placement_generate:
-            out: list[Placement] = []
-            for placement in placements:
-                generated, status = plugin.generate_placements(group, placement, state)
-                if not status.is_success():
-                    return [], Status(status.code, status.reasons, plugin.name, status.err)
-                out.extend(generated)
-            # one parent: the plugin's own list, unchanged (a generator that keeps its split
-            # of a parent returns the same list object, which kept trials recognise)
-            placements = generated if len(placements) == 1 else out
-        return placements, Status()
+        """RunPlacementGeneratePlugins (v1.37.0): with no plugin the parent placement is the one
+        candidate; otherwise only the first plugin runs (v1.37.0 has one in-tree generator,
+        TopologyPlacementGenerator). Its failure is returned with its name; an empty list is the
+        runner's own Unschedulable `no feasible placements found` (e.g. no node of the parent
+        carries the group's topology key), the whole text of the group's status."""
+        if not self.placement_generate:
+            return [parent], Status()
+        plugin = self.placement_generate[0]
+        generated, status = plugin.generate_placements(group, parent, state)
+        if not status.is_success():
+            return [], Status(status.code, status.reasons, plugin.name, status.err)
+        if not generated:
+            return [], Status(Code.UNSCHEDULABLE, (NO_FEASIBLE_PLACEMENTS,), plugin.name)
+        # the plugin's own list, unchanged (a generator that keeps its split of a parent returns
+        # the same list object, which kept trials recognise)
+        return generated, Status()
 
     def run_placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:
         """RunPlacementFeasiblePlugins: the first status that is not Success (Wait,
@@ -383,15 +387,24 @@ class Framework:
         return result, Status(Code.UNSCHEDULABLE, tuple(reasons))
 
     def run_pod_group_post_filter(self, root: Group, pods, state: ClusterState, scheduling_func: PodGroupSchedulingFunc):
-        """RunPodGroupPostFilterPlugins: in order until one returns Success or an Error;
-        (None, None) when no PodGroupPostFilter plugin is enabled (WorkloadAwarePreemption
-        off: nothing is appended to the group's status, README deviations)."""
+        """RunPodGroupPostFilterPlugins: in order until one returns Success or an Error.
+        Returns (outcome, status); the caller appends `status.message` to the group's status
+        (applyPodGroupPostFilterResult), even when it is empty.
+        * No plugin enabled (e.g. the configuration disables DefaultPreemption): v1.37.0 answers
+          Unschedulable with no reason, so an empty reason is appended and the group's text
+          ends in `, ` (kept to the character).
+        * The planner's own `WorkloadAwarePreemption=false` switch (the extension point gated
+          off, not a kube-scheduler gate): (None, None), nothing is appended (README,
+          "Deviations")."""
         if not self.pod_group_post_filter:
-            return None, None
+            if defaults.extension_point_gated_off("podGroupPostFilter", self.handle.feature_gates):
+                return None, None
+            return None, Status(Code.UNSCHEDULABLE)
         result, status = None, Status(Code.UNSCHEDULABLE)
         for plugin in self.pod_group_post_filter:
             result, status = plugin.pod_group_post_filter(root, pods, state, scheduling_func)
             if status.is_success() or status.code == Code.ERROR:
                 return result, status
+        return result, status
         return result, status
 

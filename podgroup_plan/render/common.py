@@ -134,8 +134,10 @@ def placement_summary(group: PodGroupResult, limit: int = 4) -> str | None:
     `rack-b chosen (score 187: pods 100, fit 87); rack-a: 3 pods placed, infeasible;
     rack-c: score 150`. None when there is nothing to explain (no topology constraint)."""
     trials = group.placements
-    if not trials or not group.topology_key:
+    if trials is None or not group.topology_key:
         return None
+    if not len(trials):  # the generator made none (upstream: `no feasible placements found`)
+        return f'placements: none (no candidate node has label "{group.topology_key}")'
     ordered = sorted(trials, key=lambda t: not t.chosen)  # the winner first, then evaluation order
     parts = []
     for t in ordered[:limit]:

@@ -8,7 +8,7 @@ successfulLeafResults (v1.37.0; the seed "CompositePodGroup을 사용한 계층�
   placement (all nodes for the root), then each candidate is a trial rolled back through the undo
   log. In a trial: PlacementFeasible with R = children, S = 0 (minGroupCount); then each child in
   its fixed order (creationTimestamp, name) inside the candidate, a leaf PodGroup running the
-  placement algorithm of scheduling/placement.py (no nominated fast path) and a CompositePodGroup
+  placement algorithm of scheduling/placement.py and a CompositePodGroup
   recursing; after each child R-1, S+1 if it succeeded, PlacementFeasible again, Unschedulable
   stops the trial. A child that succeeded stays assumed so later siblings see it; a child that
   failed left nothing assumed (its own trials were rolled back).
@@ -38,7 +38,7 @@ from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.hierarchy import TreeNode
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import PlacementResult
-from podgroup_plan.scheduling.placement import PlacementTrial, as_error_text, no_candidate_status, schedule_placements
+from podgroup_plan.scheduling.placement import PlacementTrial, as_error_text, placements_unavailable, schedule_placements
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult
 from podgroup_plan.state.cluster import ClusterState
 
@@ -158,7 +158,7 @@ def schedule_node(
         key = memo.key(fwk, node.group, pods, state, parent) if memo is not None else None
         r = memo.get(key, node.group, pods) if key is not None else None
         if r is None:
-            r = schedule_placements(fwk, node.group, pods, state, parent, nominated_first=False)
+            r = schedule_placements(fwk, node.group, pods, state, parent)
             if key is not None:
                 memo.put(key, r)
         result = NodeResult(node, StatusBox(r.status), _unnamed(node, r.placements), leaf=r)
@@ -177,10 +177,8 @@ def _schedule_composite(
 ) -> NodeResult:
     cpg = node.group
     placements, status = fwk.run_placement_generate(cpg, parent, state)
-    if not status.is_success():
+    if not status.is_success():  # incl. the runner's `no feasible placements found`
         return NodeResult(node, StatusBox(status), [])
-    if not placements:
-        return NodeResult(node, StatusBox(no_candidate_status(cpg.topology_key)), [])
     trials = [PlacementTrial(p.name, len(p.nodes)) for p in placements]
     first: NodeResult | None = None
     feasible: list[tuple[int, NodeResult]] = []
@@ -201,11 +199,7 @@ def _schedule_composite(
             feasible.append((i, result))
     if not feasible:
         assert first is not None
-        first.box = StatusBox(Status(
-            Code.UNSCHEDULABLE,
-            (f"0/{len(placements)} placements are available, first placement status: {as_error_text(first.status)}",),
-            err=POD_GROUP_IS_UNSCHEDULABLE,
-        ))
+        first.box = StatusBox(placements_unavailable(len(placements), first.status))
         first.trials = _unnamed(node, _as_results(trials))
         first.assumed = []
         return first

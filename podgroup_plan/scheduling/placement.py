@@ -1,21 +1,23 @@
 """The placement-based PodGroup algorithm (Topology-Aware Workload Scheduling).
 
 Mirrors v1.37.0's `pkg/scheduler/schedule_one_podgroup.go`: podGroupSchedulingPlacementAlgorithm,
-evaluatePlacement, nominatedPlacement, findBestPodGroupPlacement / findBestPlacement.
+findBestPodGroupPlacement / findBestPlacement.
 
 1. PlacementGenerate makes the candidate placements inside the parent placement (all nodes for a
-   standalone group).
+   standalone group); no candidate at all is the framework runner's `no feasible placements
+   found` (Framework.run_placement_generate), returned as the group's status, no pod tried.
 2. Each candidate is a trial: the default algorithm (`pod_group.run_default_algorithm`) runs over
    the candidate's nodes as a *view* of the columns, then every assume of the trial is rolled back
    through the undo log. Nothing else of a trial survives it: each pod gets a fresh cycle state
    (schedule_one), and the group's scheduled count is read again from the state. The rotating
    node start index (percentageOfNodesToScore) is the framework's and is never rolled back.
-3. A standalone group evaluates the candidate holding most of its pods' nominated nodes first,
-   and takes it at once when it placed a new pod (upstream's nominated fast path).
-4. No feasible candidate: `0/N placements are available, reported placement status: <X>` behind
-   `pod group is unschedulable`, with the reported candidate's pod results. One: it wins. More:
-   PlacementScore decides, ties going to the domain whose name sorts first (upstream draws at
-   random; README deviations).
+3. Every candidate is evaluated, in generation order (v1.37.0 has no nominated-placement fast
+   path: nominated pods only count where Filter sees them).
+4. No feasible candidate: `0/N placements are available, first placement status: <X>` behind
+   `pod group is unschedulable`, with the first evaluated candidate's pod results (v1.37.0
+   reports the first one; generation order is by name here, a Go map's order upstream). One:
+   it wins. More: PlacementScore decides, ties going to the domain whose name sorts first
+   (upstream draws at random; README deviations).
 
 Every candidate's trial is recorded (the result's `placements[]`, kept by column in
 `PlacementResults`), with the inner status text upstream's failure message drops.
@@ -68,76 +70,59 @@ def as_error_text(status: Status) -> str:
     return ", ".join(status.reasons)
 
 
-def no_candidate_status(key: str | None) -> Status:
-    """README deviations, "No candidate placement": v1.37.0 has no branch for an empty candidate list
-    and the framework runner's text is not in the sources read; the planner's own words."""
+def placements_unavailable(n: int, first: Status) -> Status:
+    """v1.37.0's status when no candidate was feasible, at every level (PodGroup and
+    CompositePodGroup): the first evaluated candidate's status as an error, wrapped."""
     return Status(
         Code.UNSCHEDULABLE,
-        (f'0/0 placements are available, no candidate node has topology key "{key}"',),
+        (f"0/{n} placements are available, first placement status: {as_error_text(first)}",),
         err=POD_GROUP_IS_UNSCHEDULABLE,
     )
 
 
 def schedule_placements(
     fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState,
-    parent: Placement | None = None, nominated_first: bool = True, keep_single: bool = False,
+    parent: Placement | None = None, keep_single: bool = False,
 ) -> GroupCycleResult:
     """podGroupSchedulingPlacementAlgorithm for a (leaf) PodGroup inside `parent` (default: every
     node). The trials are rolled back; the returned result proposes the chosen candidate's
-    assignments. `nominated_first` is False for a PodGroup inside a CompositePodGroup (upstream
-    limits the nominated fast path to standalone groups). With `keep_single`, a lone
-    candidate's successful trial stays assumed (`result.assumed`; the caller's checkpoint
-    still owns it): it is the winner, and nothing is scored after it."""
+    assignments. With `keep_single`, a lone candidate's successful trial stays assumed
+    (`result.assumed`; the caller's checkpoint still owns it): it is the winner, and nothing is
+    scored after it."""
     if parent is None:
         parent = Placement(None, state.all_nodes)
     placements, status = fwk.run_placement_generate(group, parent, state)
     if not status.is_success():
         return _without_trials(group, queued, status)
-    if not placements:
-        return _without_trials(group, queued, no_candidate_status(group.topology_key))
 
-    nominated = _nominated_placement(fwk, placements, queued, state) if nominated_first else None
     # A lone candidate (no topology constraint: the parent itself) is evaluated exactly once
     # on either path, so kept trials could only add their bookkeeping.
-    if nominated is None and len(placements) > 1 and placement_cache.applies(fwk, queued, state, placements):
+    if len(placements) > 1 and placement_cache.applies(fwk, queued, state, placements):
         kept = _schedule_with_kept_trials(fwk, group, queued, state, placements)
         if kept is not None:
             return kept
-    order = placements if nominated is None else [nominated] + [p for p in placements if p is not nominated]
-    trials = [PlacementTrial(p.name, len(p.nodes)) for p in order]
-    reported: GroupCycleResult | None = None
-    feasible: list[tuple[int, GroupCycleResult]] = []  # (position in order, trial result)
-    keep = keep_single and len(order) == 1
-    for i, placement in enumerate(order):
+    trials = [PlacementTrial(p.name, len(p.nodes)) for p in placements]
+    first: GroupCycleResult | None = None
+    feasible: list[tuple[int, GroupCycleResult]] = []  # (position, trial result)
+    keep = keep_single and len(placements) == 1
+    for i, placement in enumerate(placements):
         result = evaluate_placement(fwk, group, queued, state, placement, keep)
+        _record(trials[i], result)
         if result.status.code == Code.ERROR:
-            _record(trials[i], result)
             result.placements = _columns(fwk, trials[: i + 1])
             return result
-        _record(trials[i], result)
-        if reported is None:
-            reported = result
-        if placement is nominated:
-            # Honoured only when it placed a new pod (a Success that is one only because
-            # running members already meet minCount does not short-circuit, nor count).
-            if result.status.is_success() and result.any_scheduled:
-                feasible.append((i, result))
-                break
-            continue
+        if first is None:
+            first = result
         if result.status.is_success():
             feasible.append((i, result))
 
     if not feasible:
-        assert reported is not None
-        reported.status = Status(
-            Code.UNSCHEDULABLE,
-            (f"0/{len(placements)} placements are available, reported placement status: {as_error_text(reported.status)}",),
-            err=POD_GROUP_IS_UNSCHEDULABLE,
-        )
-        reported.placements = _columns(fwk, trials)
-        return reported
+        assert first is not None
+        first.status = placements_unavailable(len(placements), first.status)
+        first.placements = _columns(fwk, trials)
+        return first
 
-    best, status = _best(fwk, group, state, order, feasible, trials)
+    best, status = _best(fwk, group, state, placements, feasible, trials)
     if not status.is_success():
         failed = _without_trials(group, queued, status)
         failed.placements = _columns(fwk, trials)
@@ -145,7 +130,7 @@ def schedule_placements(
     trials[best].chosen = True
     chosen = next(r for i, r in feasible if i == best)
     chosen.placements = _columns(fwk, trials)
-    chosen.placement = order[best].name
+    chosen.placement = placements[best].name
     return chosen
 
 
@@ -154,7 +139,7 @@ def _schedule_with_kept_trials(
 ) -> GroupCycleResult | None:
     """The same decision as running every trial, from kept verdicts (placement_cache): only the
     candidates whose nodes changed are evaluated, the scores are read from the kept raw scores,
-    and only the winner (or the reported candidate) is run again for its pods' results. None
+    and only the winner (or the first candidate, reported on failure) is run again for its pods' results. None
     when something needs the general path (an Error, a scoring failure): it redoes the run."""
     s0 = scheduled_count(state, group.key)
     plugins = [p.name for p, _ in fwk.placement_score]
@@ -184,7 +169,7 @@ def _schedule_with_kept_trials(
     totals: list[int | None] = [None] * n
     scores: dict[str, np.ndarray] = {}
     if not len(feasible):
-        best = 0  # the reported candidate: the first evaluated
+        best = 0  # the first candidate: its status is the one reported
     elif len(feasible) == 1:
         best = int(feasible[0])
     else:
@@ -217,11 +202,7 @@ def _schedule_with_kept_trials(
     )
     result.placements = columns
     if not len(feasible):
-        result.status = Status(
-            Code.UNSCHEDULABLE,
-            (f"0/{n} placements are available, reported placement status: {as_error_text(result.status)}",),
-            err=POD_GROUP_IS_UNSCHEDULABLE,
-        )
+        result.status = placements_unavailable(n, result.status)
         return result
     result.placement = placements[best].name
     return result
@@ -275,34 +256,6 @@ def _without_trials(group: Group, queued: Sequence[Pod], status: Status) -> Grou
     result = GroupCycleResult(group, status, [(pod, None) for pod in queued])
     result.placements = PlacementResults([], [], [], [], [], [], [], {}, None)
     return result
-
-
-def _nominated_node(fwk: Framework, pod: Pod, state: ClusterState) -> int | None:
-    """The pod's nominated node row: the plan's nomination (a preemption's, or the input's
-    status.nominatedNodeName, which the plan's nominator starts from) when a nominator is
-    attached, else the input's."""
-    nominator = getattr(fwk, "nominator", None)
-    if nominator is not None:
-        return nominator.node_of(pod)
-    name = pod.nominated_node_name
-    return state.node_index.get(name) if name else None
-
-
-def _nominated_placement(fwk: Framework, placements: list[Placement], queued: Sequence[Pod],
-                         state: ClusterState) -> Placement | None:
-    """nominatedPlacement: the candidate holding the most nominated nodes of the queued pods
-    (counted per pod); the earlier candidate on a tie; None when no pod is nominated or no
-    candidate holds a nominated node."""
-    rows = [row for row in (_nominated_node(fwk, p, state) for p in queued) if row is not None]
-    if not rows:
-        return None
-    nominated = np.array(rows, dtype=np.intp)
-    best, best_count = None, 0
-    for placement in placements:
-        count = int(np.isin(nominated, placement.nodes).sum())
-        if count > best_count:
-            best, best_count = placement, count
-    return best
 
 
 def _best(

@@ -20,6 +20,7 @@ from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import Preemptor
 from podgroup_plan.scheduling.hierarchy import NodeResult, all_results, leaf_pod_results, run_tree_algorithm
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, validate_pod_group
+from podgroup_plan.scheduling.preemption.common import PreemptionOutcome
 
 
 class TreeCycle:
@@ -59,12 +60,14 @@ class TreeCycle:
         if result.status.is_success():
             return self._bind(result, queued, plugins)
         passes._failed(entity, plugins)
-        outcome = None
+        outcome = post_status = None
         if result.status.code == Code.UNSCHEDULABLE:
-            outcome, _ = fwk.run_pod_group_post_filter(
+            outcome, post_status = fwk.run_pod_group_post_filter(
                 self.root.group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, queued))
         if outcome is not None and passes.tracer is not None:
             passes.tracer.preemption(self.root.group.namespace, self.root.group.name, outcome)
+        if outcome is None and post_status is not None:
+            outcome = PreemptionOutcome(post_status)  # no plugin enabled: its empty text is appended
         self._failed(result, queued, outcome)
         if outcome is not None and outcome.status.is_success():
             for pod, node in outcome.nominations:

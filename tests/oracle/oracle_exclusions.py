@@ -30,12 +30,19 @@ README section that declares the deviation; anything not covered here is a misma
    DefaultPreemption as not implemented, scheduler-mode cases disable DefaultPreemption on both
    sides (`scheduler_config`, `scheduler_gates`); framework mode runs no PostFilter anyway.
 
-8. PodGroup priority (the planner's input rules, README "What is modelled": "A PodGroup's priority:
-   spec.priority, else its priorityClassName; where the group sets neither, its pods must agree
-   with each other instead"). kube-scheduler v1.37.2 takes such a group's priority as 0 (the
-   Priority admission plugin writes 0 or the global default), so pods of priority 100 in it
-   fail validation. This offline choice is not among the README's deviations yet; the
-   generator gives every PodGroup an explicit `spec.priority` so that the rule never applies.
+8. PodGroup priority (README, "Deviations from kube-scheduler": "A PodGroup or CompositePodGroup
+   that sets neither `spec.priority` nor `priorityClassName` takes its pods' priority"). v1.37.0's
+   Priority admission plugin gives such a group the globalDefault PriorityClass's value (the
+   lowest, if several) or 0, and kube-scheduler reads a missing priority as 0, so pods of another
+   priority in it fail validation; the planner lets them through when they agree with each
+   other. The generator gives every PodGroup an explicit `spec.priority`, so the rule never
+   applies to a generated case.
+
+9. No PodGroupPostFilter plugin (README, "Deviations from kube-scheduler": "`WorkloadAwarePreemption=false`
+   ... appends nothing"). With the configuration's DefaultPreemption disabled the planner writes
+   v1.37.0's text, trailing `, ` included (no rule needed). The planner's own switch
+   `WorkloadAwarePreemption=false` is run on the oracle as a configuration without
+   DefaultPreemption (rule 4), whose texts end in that `, `; `normalise_oracle_text` drops it.
 
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
@@ -143,12 +150,13 @@ def scheduler_config(config: Mapping | None) -> dict | None:
 
 
 def normalise_oracle_text(message: str | None, gates: Mapping[str, bool]) -> str | None:
-    """Rule 9, the planner's `WorkloadAwarePreemption=false` (README deviations: "nothing is
-    appended to the group's status"). The oracle then runs without any PodGroupPostFilter
-    plugin, and v1.37 still appends that extension point's (empty) text to a failed group's
-    status: `..., 0 remaining, ` with a trailing `, ` (RunPodGroupPostFilterPlugins returns
-    Unschedulable with no reasons; applyPodGroupPostFilterResult appends its String()). The
-    planner's own switch leaves it out, so the trailing `, ` is dropped before comparing."""
+    """Rule 9, the planner's `WorkloadAwarePreemption=false` switch (README deviations:
+    "`WorkloadAwarePreemption=false` ... appends nothing"). The oracle then runs without any
+    PodGroupPostFilter plugin, and v1.37 appends that extension point's (empty) text to a failed
+    group's status: `..., 0 remaining, ` with a trailing `, ` (RunPodGroupPostFilterPlugins
+    returns Unschedulable with no reasons; applyPodGroupPostFilterResult appends its String()).
+    The planner writes exactly that when the configuration disables DefaultPreemption; its own
+    switch leaves it out, so the trailing `, ` is dropped before comparing."""
     if message is None or gates.get("WorkloadAwarePreemption", True):
         return message
     return message[:-2] if message.endswith(", ") else message
@@ -160,17 +168,8 @@ def normalise_oracle_text(message: str | None, gates: Mapping[str, bool]) -> str
 # text and the test warns that it did, so every other difference still fails. Remove an entry
 # once the planner is fixed.
 KNOWN_PLANNER_MISMATCHES: list[tuple[str, str, str]] = [
-    (r"reported placement status: ", "first placement status: ",
-     "v1.37.0 and v1.37.2 both write `0/N placements are available, first placement status: ...` "
-     "for a standalone PodGroup too (pkg/scheduler/schedule_one_podgroup.go, "
-     "podGroupSchedulingPlacementAlgorithm; the file is identical in both releases); "
-     "the planner's `reported placement status` came from another copy of the source"),
-    (r'pod group is unschedulable, 0/0 placements are available, no candidate node has topology key "[^"]*"',
-     "no feasible placements found",
-     "when TopologyPlacement generates no candidate, v1.37's framework runner answers Unschedulable "
-     "`no feasible placements found` (framework/runtime/framework.go, RunPlacementGeneratePlugins), "
-     "and that is the group's and its pods' whole text; the planner guessed a text of its own "
-     "('No candidate placement') because the runner was not among the sources read"),
+    # (none: `first placement status` and `no feasible placements found` are the planner's own
+    # texts now; tests/oracle/test_scenarios_oracle.py checks them against the oracle)
 ]
 
 

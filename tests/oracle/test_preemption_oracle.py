@@ -41,7 +41,4 @@ def test_preemption_scenario_matches_kube_scheduler(oracle_bin, case):
             continue
         assert p["status"] == "Unschedulable", pod["name"]
         assert p["nominatedNode"] == pod["nominatedNode"], pod["name"]
-        # v1.37.2 words a standalone group's placement failure `first placement status` where
-        # the planner follows v1.37.0 (`reported placement status`); compare the rest.
-        expected = pod["condition"]["message"].replace("first placement status", "reported placement status")
-        assert p["message"] == expected, pod["name"]
+        assert p["message"] == pod["condition"]["message"], pod["name"]

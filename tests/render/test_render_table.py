@@ -195,3 +195,19 @@ def test_placement_candidates_are_a_line_under_the_group():
     text = render_table(replace(base, pod_groups=groups), width=80)
     assert detail(text, "ml/train-a ").endswith(
         "placements: rack-1 chosen (score 187: pods 100, fit 87); rack-2: 3 pods placed, infeasible")
+
+
+def test_a_group_without_candidates_says_which_label_no_node_has():
+    # upstream's message is only `no feasible placements found`; the planner's line names the key
+    from pathlib import Path
+
+    from podgroup_plan.loading import load_input
+    from podgroup_plan.plan import plan
+    from podgroup_plan.render.common import placement_summary
+
+    folder = Path(__file__).parent.parent / "scenarios" / "oracle-no-feasible-placements" / "manifests"
+    result = plan(load_input([str(folder)]))
+    group = next(g for g in result.pod_groups if g.name == "train")
+    assert group.conditions[0].message.startswith("no feasible placements found")
+    assert placement_summary(group) == 'placements: none (no candidate node has label "rack")'
+    assert 'placements: none (no candidate node has label "rack")' in render_table(result, width=200)

@@ -262,7 +262,7 @@ def test_demo_tells_its_story():
     assert [(c["type"], c["status"], c["reason"]) for c in vision] == [("PodGroupInitiallyScheduled", "False", "Unschedulable")]
     # The placement algorithm runs for every group (default gates): vision has no topology
     # constraint, so its one candidate is every node, and its failure is wrapped.
-    wrapped = "pod group is unschedulable, 0/1 placements are available, reported placement status: "
+    wrapped = "pod group is unschedulable, 0/1 placements are available, first placement status: "
     assert vision[0]["message"].startswith(wrapped + "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")
     assert [(p["name"], p["nodes"], p["feasible"], p["scheduledPods"], p["message"]) for p in groups["vision-pretrain-trainers"]["placements"]] == [
         (None, 67, False, 24, "minCount (32) cannot be satisfied: 24 scheduled, 7 remaining")]

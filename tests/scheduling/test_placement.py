@@ -159,16 +159,18 @@ def test_equal_scores_go_to_the_name_that_sorts_first():
 
 
 def test_none_fits_reports_the_first_candidate_and_the_explanation_keeps_every_reason():
+    # v1.37.0 (podGroupSchedulingPlacementAlgorithm): `first placement status`, the status of the
+    # first candidate evaluated, for a standalone PodGroup as for a CompositePodGroup
     fwk = default_framework()
     s = state([rack_node("a1", "rack-a", cpu=1000), rack_node("b1", "rack-b", cpu=2000)])
     r = run_root_algorithm(fwk, group(min_count=3), members(3), s)
     assert r.status.message == (
-        "pod group is unschedulable, 0/2 placements are available, reported placement status: "
+        "pod group is unschedulable, 0/2 placements are available, first placement status: "
         "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining")
     assert [t.message for t in r.placements] == [
         "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining",
         "minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"]
-    # the pods' results are the reported (first) candidate's
+    # the pods' results are the first candidate's
     assert [pr.node is not None if pr else None for _, pr in r.pod_results] == [True, False, None]
 
 
@@ -178,36 +180,48 @@ def test_failure_before_any_pod_loses_the_min_count_detail():
     fwk = default_framework()
     s = state([rack_node("a1", "rack-a")])
     r = run_root_algorithm(fwk, group(min_count=3), members(2), s)
-    assert r.status.message == "pod group is unschedulable, 0/1 placements are available, reported placement status: pod group is unschedulable"
+    assert r.status.message == "pod group is unschedulable, 0/1 placements are available, first placement status: pod group is unschedulable"
     assert r.placements[0].message == "pod group is unschedulable, minCount (3) cannot be satisfied: 0 scheduled, 2 remaining"
 
 
-def test_no_candidate_is_the_planners_text():
+def test_no_candidate_is_the_runners_no_feasible_placements_found():
+    # RunPlacementGeneratePlugins (v1.37.0) answers an empty candidate list with Unschedulable
+    # `no feasible placements found` from the generator: no wrapping, no `pod group is
+    # unschedulable` error, no pod tried
     fwk = default_framework()
     s = state([rack_node("x", None)])
     r = run_root_algorithm(fwk, group(), members(2), s)
-    assert r.status.message == 'pod group is unschedulable, 0/0 placements are available, no candidate node has topology key "topology.kubernetes.io/rack"'
+    assert r.status.code == Code.UNSCHEDULABLE and not r.status.err
+    assert r.status.message == "no feasible placements found"
+    assert r.status.plugin == "TopologyPlacementGenerator"
     assert r.placements == [] and all(pr is None for _, pr in r.pod_results)
+    assert r.pod_message(None) == ("Unschedulable", "no feasible placements found")
 
 
-def test_nominated_placement_is_tried_first_and_taken_when_it_places_a_pod():
+def test_nominated_pods_do_not_reorder_or_shortcut_the_candidates():
+    # v1.37.0 has no nominated-placement fast path: every candidate is evaluated in generation
+    # order and scored; rack-a (fuller: MostAllocated over the candidate) wins although both
+    # pods are nominated to rack-b (checked against kube-scheduler v1.37.2,
+    # tests/scenarios/nominated-pods-no-placement-fast-path)
     fwk = default_framework()
-    s = state([rack_node("a1", "rack-a"), rack_node("b1", "rack-b")])
+    s = state([rack_node("a1", "rack-a", cpu=2000), rack_node("b1", "rack-b", cpu=8000)])
     pods = [dataclasses.replace(p, nominated_node_name="b1") for p in members(2)]
     r = schedule_placements(fwk, group(min_count=2), pods, s)
-    assert r.placement == "rack-b"
-    assert [(t.name, t.evaluated, t.chosen) for t in r.placements] == [("rack-b", True, True), ("rack-a", False, False)]
-    assert r.placements[1].feasible is None and r.placements[1].score is None
+    assert r.placement == "rack-a"
+    assert [(t.name, t.evaluated, t.feasible, t.chosen) for t in r.placements] == [
+        ("rack-a", True, True, True), ("rack-b", True, True, False)]
+    assert r.placements[0].score > r.placements[1].score
 
 
-def test_nominated_placement_that_fails_is_the_reported_one():
+def test_nominated_candidate_that_fails_is_not_the_reported_one():
     fwk = default_framework()
-    s = state([rack_node("a1", "rack-a", cpu=1000), rack_node("b1", "rack-b", cpu=1000)])
+    s = state([rack_node("a1", "rack-a", cpu=1000), rack_node("b1", "rack-b", cpu=500)])
     pods = [dataclasses.replace(p, nominated_node_name="b1") for p in members(2)]
     r = run_root_algorithm(fwk, group(min_count=2), pods, s)
-    assert [t.name for t in r.placements] == ["rack-b", "rack-a"]
-    assert r.status.message.startswith("pod group is unschedulable, 0/2 placements are available, reported placement status: minCount (2)")
-    assert r.pod_results[0][1].node == s.node_index["b1"]
+    assert [t.name for t in r.placements] == ["rack-a", "rack-b"]
+    assert r.status.message == ("pod group is unschedulable, 0/2 placements are available, first placement status: "
+                                "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining")
+    assert r.pod_results[0][1].node == s.node_index["a1"]
 
 
 def test_commit_places_the_winner_and_the_state_knows_its_members():
