@@ -120,8 +120,7 @@ def _schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarra
         codes = np.full(num_all, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int8)
         codes[np.searchsorted(view, candidates)] = diagnosis.node_codes
         diagnosis.node_codes = codes
-    feasible = _sample(fwk, candidates, passed)
-    sampled = len(feasible) < int(passed.sum())
+    feasible, sampled = _sample(fwk, candidates, passed)
     if len(feasible) == 0:
         return _unfit(pod, num_all, diagnosis, view)
     if len(feasible) == 1:
@@ -154,13 +153,14 @@ def _nominated_row(fwk: Framework, pod: Pod, state: ClusterState, candidates: np
     return None
 
 
-def _sample(fwk: Framework, candidates: np.ndarray, passed: np.ndarray) -> np.ndarray:
+def _sample(fwk: Framework, candidates: np.ndarray, passed: np.ndarray) -> tuple[np.ndarray, bool]:
     """Apply percentageOfNodesToScore: take the first `k` feasible nodes starting at the
-    rotating start index, then advance the index by the nodes processed (upstream)."""
+    rotating start index, then advance the index by the nodes processed (upstream). Returns
+    them with whether feasible nodes were left out."""
     n = len(candidates)
     k = num_feasible_nodes_to_find(fwk.profile.percentage_of_nodes_to_score, n)
     if k >= n:
-        return candidates[passed]
+        return candidates[passed], False  # every feasible node is scored
     start = fwk.next_start_node_index % n
     order = np.concatenate([np.arange(start, n), np.arange(0, start)])
     hits = order[passed[order]]
@@ -171,4 +171,4 @@ def _sample(fwk: Framework, candidates: np.ndarray, passed: np.ndarray) -> np.nd
         chosen = hits[:k]
         processed = (int(chosen[-1]) - start) % n + 1  # position of the last chosen node in `order`
     fwk.next_start_node_index = (start + processed) % n
-    return candidates[np.sort(chosen)]
+    return candidates[np.sort(chosen)], len(chosen) < len(hits)
