@@ -42,6 +42,7 @@ from podgroup_plan.framework.args import NodeResourcesBalancedAllocationArgs
 from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreScorePlugin, ScorePlugin, StateKey
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.plugins.helper import few_rows
 from podgroup_plan.plugins.node_resources_fit import node_score_amounts, pod_score_requests
 
 
@@ -92,6 +93,8 @@ def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndar
 def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
     """balance_score for the usual two resources: std = |f1 - f2| / 2 where both have
     allocatable, else 0 (one fraction or none)."""
+    if len(requested[0]) <= few_rows.FEW:  # the rows one binding changed: plain Python
+        return few_rows.balance_two(requested, allocatable)
     with np.errstate(divide="ignore", invalid="ignore"):
         f0 = requested[0].astype(np.float64) / allocatable[0]
         f1 = requested[1].astype(np.float64) / allocatable[1]

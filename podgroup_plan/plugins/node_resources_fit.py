@@ -73,6 +73,7 @@ from podgroup_plan.framework.interface import (
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status
 from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
+from podgroup_plan.plugins.helper import few_rows
 
 REASON_TOO_MANY_PODS = "Too many pods"
 MAX_CUSTOM_PRIORITY_SCORE = 10  # config.MaxCustomPriorityScore
@@ -205,6 +206,8 @@ def _per_resource(alloc: np.ndarray, numerator: np.ndarray) -> tuple[np.ndarray,
 
 def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: int) -> np.ndarray:
     """leastResourceScorer: (alloc - req)·100 / alloc, 0 when req > alloc."""
+    if m <= few_rows.FEW:  # the rows one binding changed: plain Python
+        return few_rows.least_allocated(amounts, pod_requests, weights, m)
     terms = []
     for i, alloc, used in amounts:
         free = alloc - used
