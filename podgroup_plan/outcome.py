@@ -108,10 +108,15 @@ class Recorder:
         """One successful preemption, in plan order, for the table."""
         self.preemptions.append(PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
 
-    def placements(self, group, trials, domain: str | None) -> None:
+    def placements(self, group, trials, domain: str | None, succeeded: bool = False) -> None:
         """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
         domain a successful cycle placed the group in."""
         if trials is None:
+            return
+        if not succeeded and (group.key in self.group_ever_scheduled or group.key in self.composite_ever_scheduled):
+            # A failed cycle for the leftover pods of a group already scheduled (run at once by
+            # kube-scheduler, plan.py `_run_group_cycle`) keeps the account of the cycle that
+            # placed it.
             return
         self.group_placements[group.key] = trials
         if domain is not None:
@@ -129,19 +134,25 @@ class Recorder:
     def composite_cycle(self, cpg, scheduled: bool, message: str | None, trials, domain: str | None) -> None:
         """A CompositePodGroup's outcome in its root's cycle (the planner's summary: v1.37.0
         writes no CompositePodGroup status) and its candidates' account."""
-        self.composite_outcome[cpg.key] = ("Scheduled" if scheduled else "Unschedulable", message)
+        if scheduled or cpg.key not in self.composite_ever_scheduled:
+            # as for a PodGroup's condition: a later cycle for leftover pods does not undo it
+            self.composite_outcome[cpg.key] = ("Scheduled" if scheduled else "Unschedulable", message)
         if scheduled:
             self.composite_ever_scheduled.add(cpg.key)
         if trials is not None:
-            self.placements(cpg, trials, domain)
+            self.placements(cpg, trials, domain, scheduled)
         if self.tracer is not None:
             self.tracer.group_cycle(cpg.namespace, cpg.name, "Scheduled" if scheduled else "Unschedulable",
                                     message or "")
 
     def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
-        self.group_outcome[group.key] = (reason, message)
         if self.tracer is not None:
             self.tracer.group_cycle(group.namespace, group.name, reason, message)
+        if reason != "Scheduled" and group.key in self.group_ever_scheduled:
+            # updatePodGroupCondition (v1.37.0) never turns a True condition back to False: a
+            # later cycle of a scheduled group (its leftover pods' retry) leaves it as it is.
+            return
+        self.group_outcome[group.key] = (reason, message)
         if reason == "Scheduled":
             self.group_ever_scheduled.add(group.key)
 

@@ -135,6 +135,8 @@ class _Passes:
         self.leaf_memo = LeafMemo()
         # state.version at the last eviction
         self.evictions_version = -1
+        # cycles so far that bound or evicted something (committed changes, not trials)
+        self.commits = 0
 
     def run(self, entities: list[Entity], progress: ProgressFn | None) -> None:
         todo = list(entities)
@@ -150,7 +152,9 @@ class _Passes:
                         cycle = self._tree_cycle
                     else:
                         cycle = self._single_pod_cycle if entity.group is None else self._group_cycle
-                    changed |= cycle(entity)
+                    if cycle(entity):
+                        changed = True
+                        self.commits += 1
                 if entity.pods:
                     still.append(entity)
                 else:
@@ -168,6 +172,12 @@ class _Passes:
             return True
         if entity.failed_at_version == self.state.version:
             return False  # nothing at all changed since it failed
+        if entity.group is not None or entity.tree is not None:
+            # A rejected PodGroup goes back to the backoff queue, never to the unschedulable
+            # pool, and no queueing hint decides when it comes out (v1.37.0
+            # AddAttemptedPodGroupIfNeeded): it is tried again whenever its backoff expires,
+            # here in the next pass after any committed change -- whatever caused its failure.
+            return self.commits > entity.failed_at_commit
         if self.evictions_version > entity.failed_at_version:
             return True
         return bool(entity.failed_plugins & _HELPED_BY_BINDINGS)
@@ -238,6 +248,24 @@ class _Passes:
             self.tracer.scope = "pod"
 
     def _run_group_cycle(self, entity: Entity) -> bool:
+        """The group's cycles, as many as kube-scheduler runs back to back. After a successful
+        cycle that left pods unscheduled, AddAttemptedPodGroupIfNeeded (v1.37.0,
+        backend/queue/scheduling_queue.go) puts the group -- with just those pods, gathered from
+        pendingPodGroupPods -- straight back into the active queue, without backoff and with its
+        queue timestamp kept, so it is popped again before anything queued behind it. That next
+        cycle is an ordinary group cycle of an already scheduled group: PlacementFeasible counts
+        the bound members, a cycle that places nothing is Unschedulable
+        (runRootSchedulingAlgorithm), and then PodGroupPostFilter runs, so a leftover pod can
+        preempt. Each successful cycle binds at least one pod, so the loop ends."""
+        changed = False
+        while True:
+            succeeded, moved = self._group_cycle_once(entity)
+            changed |= moved
+            if not (succeeded and entity.pods):
+                return changed
+
+    def _group_cycle_once(self, entity: Entity) -> tuple[bool, bool]:
+        """One group cycle: (did it succeed, did it bind or evict anything)."""
         group, record = entity.group, self.record
         placed = self._placed_members(group)
         error = validate_pod_group(group, entity.pods, placed, self.frameworks, self.preemption_policy_gate)
@@ -246,10 +274,11 @@ class _Passes:
                 record.unschedulable(pod, "SchedulerError", error)
             record.group_cycle(group, "SchedulerError", error)
             self._failed(entity, set())
-            return False
+            return False, False
         fwk = self.frameworks[entity.pods[0].scheduler_name]
         result: GroupCycleResult = schedule_pod_group(fwk, group, entity.pods, self.state, self.placement_algorithm)
-        record.placements(group, result.placements, result.placement if result.status.is_success() else None)
+        record.placements(group, result.placements, result.placement if result.status.is_success() else None,
+                          result.status.is_success())
         if result.status.is_success():
             bound = {p.key for p, _ in result.assignments}
             for pod, node in result.assignments:
@@ -263,7 +292,7 @@ class _Passes:
             entity.pods = [p for p in entity.pods if p.key not in bound]
             if entity.pods:
                 self._failed(entity, _plugins_of(result))
-            return True
+            return True, True
         self._failed(entity, _plugins_of(result))
         status = result.status
         outcome = post_status = None
@@ -282,15 +311,22 @@ class _Passes:
             if outcome.victims:
                 self._evict(outcome, Preemptor("PodGroup", group.namespace, group.name),
                             entity.pods[0].scheduler_name, "podgroup")
-                return True
-        return False
+                return False, True
+        return False, False
 
     def _tree_cycle(self, entity: Entity) -> bool:
         """A root CompositePodGroup's cycle (scheduling/tree_cycle.py)."""
         if self.tracer is not None:
             self.tracer.scope = f"CompositePodGroup {entity.tree.group.namespace}/{entity.tree.group.name}"
         try:
-            return TreeCycle(self, entity).run()
+            # Like a PodGroup's (`_run_group_cycle`): a root that succeeded with pods left over
+            # is requeued at once and runs again for them (AddAttemptedPodGroupIfNeeded).
+            changed = False
+            while True:
+                cycle = TreeCycle(self, entity)
+                changed |= cycle.run()
+                if not (cycle.succeeded and entity.pods):
+                    return changed
         finally:
             if self.tracer is not None:
                 self.tracer.scope = "pod"
@@ -342,6 +378,7 @@ class _Passes:
 
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version
+        entity.failed_at_commit = self.commits
         entity.failed_plugins = plugins
 
 

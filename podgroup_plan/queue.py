@@ -40,6 +40,8 @@ class Entity:
     tree: TreeNode | None = None
     failed_at_version: int | None = None
     failed_plugins: set[str] = field(default_factory=set)
+    # the plan's count of cycles that bound or evicted something, when this entity last failed
+    failed_at_commit: int = -1
 
 
 def _pre_enqueue_gates(fwk: Framework | None, pod: Pod) -> Status | None:

@@ -30,6 +30,8 @@ class TreeCycle:
         self.root = entity.tree
         self.record = passes.record
         self.state = passes.state
+        # the root's status was Success (the plan then runs the tree again for pods left over)
+        self.succeeded = False
 
     def _queued(self) -> dict[tuple[str, str], list[Pod]]:
         queued: dict[tuple[str, str], list[Pod]] = {}
@@ -58,6 +60,7 @@ class TreeCycle:
         result = run_tree_algorithm(fwk, self.root, queued, self.state, passes.leaf_memo)
         plugins = _plugins_of(result)
         if result.status.is_success():
+            self.succeeded = True
             return self._bind(result, queued, plugins)
         passes._failed(entity, plugins)
         outcome = post_status = None
@@ -101,7 +104,7 @@ class TreeCycle:
                 continue
             leaf = r.node.group
             pods = queued.get(leaf.key, [])
-            record.placements(leaf, r.trials, r.placement if r.status.is_success() else None)
+            record.placements(leaf, r.trials, r.placement if r.status.is_success() else None, r.status.is_success())
             lr = leaf_pod_results(r, pods)
             if r.status.is_success():
                 for pod, node in lr.assignments:

@@ -64,15 +64,19 @@ def test_group_explanation_lists_its_cycles(runner):
     assert len(first["pods"]) == 32
     # the gang needs 32 and only 24 fitted before the group was rejected
     assert sum(1 for p in first["pods"] if p["fittedNode"]) == 24
+    # a rejected group is tried again in the next pass (upstream's backoff queue), when the
+    # lower-priority pods have taken a GPU on every node: nothing fits
+    assert [c["pass"] for c in doc["cycles"]] == [1, 2]
+    assert sum(1 for p in doc["cycles"][1]["pods"] if p["fittedNode"]) == 0
 
 
 def test_a_gang_without_placements_names_its_first_unfit_pod(runner):
     result = run(runner, *DEMO, "--pod-group", "ml-research/vision-pretrain-trainers", "-o", "json")
     hints = json.loads(result.stdout)["wouldFit"]
-    # 24 pods fitted on the 24 free 8-GPU nodes; the 25th (pods are tried by creation time at equal
-    # priority, in the planner's queue order) found every GPU node full.
-    assert hints[0]["pod"] == "ml-research/vision-pretrain-24"
+    # The hints read the group's last cycle (its retry in the second pass): the lower-priority
+    # pods hold a GPU on every GPU node by then, so the first pod tried finds no node with 8.
+    assert hints[0]["pod"] == "ml-research/vision-pretrain-0"
     assert "64 Insufficient nvidia.com/gpu" in hints[0]["text"]
     assert hints[1]["plugin"] == "NodeResourcesFit"
-    assert hints[1]["text"].startswith("needs 8 nvidia.com/gpu more; ")
+    assert hints[1]["text"].startswith("needs 1 nvidia.com/gpu more; ")
 
