@@ -186,16 +186,12 @@ def apply_known_planner_mismatches(message: str | None, hits: set[str]) -> str |
 
 # Known mismatches in when a text is used: (a regular expression, the text it is folded into,
 # why). Applied to both sides, tolerated with a warning like the list above. Remove an entry
-# once the planner is fixed.
-KNOWN_ORACLE_SIDE_MISMATCHES: list[tuple[str, str, str]] = [
-    (r"^(?P<pre>(pod group is unschedulable, )?)(?P<text>.+), pod group preemption: (?P=text)$",
-     r"\g<pre>\g<text>, pod group preemption: No preemption victims found for incoming preemptor",
-     "v1.37's workload-aware preemption sometimes appends its failed re-run's own text after "
-     "`pod group preemption: ` (e.g. a basic group whose pod matches no node's selector) and "
-     "sometimes `No preemption victims found for incoming preemptor`; the planner chooses between "
-     "the two under other conditions, in both directions (issue 13's area; found by the oracle, "
-     "cases in <tmp>/podgroup-plan-oracle-mismatches when the rule is removed)"),
-]
+# once the planner is fixed. Empty: the one listed here (`pod group preemption: No preemption
+# victims found for incoming preemptor` where v1.37 appended the failed re-run's own text) came
+# from the planner not retrying a rejected group once lower-priority pods were placed; v1.37
+# puts a rejected group back in the backoff queue whatever failed it, and the planner now
+# retries it in the next pass (tests/scenarios/preemption-group-retried-rerun-text).
+KNOWN_ORACLE_SIDE_MISMATCHES: list[tuple[str, str, str]] = []
 
 
 def apply_known_oracle_side_mismatches(message: str | None, hits: set[str]) -> str | None:
