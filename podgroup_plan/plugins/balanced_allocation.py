@@ -133,8 +133,6 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         m = len(feasible)
         if not amounts:
             return np.full(m, MAX_NODE_SCORE // 2 + MAX_NODE_SCORE // 4, dtype=np.int64)  # 100 vs 100
-        allocs = [alloc for _, alloc, _ in amounts]
-        with_pod = balance_score([used + int(pod_req[i]) for i, _, used in amounts], allocs)
         # The balance without the pod depends on the nodes alone: one column per set of scored
         # resources, kept current row by row as pods land (not recomputed for every pod).
         key = (self.name, self._resources, tuple(i for i, _, _ in amounts))
@@ -143,6 +141,10 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
             at = node_score_amounts(state, rows, self._resources, pod_req, use_requested=True)
             return balance_score([used for _, _, used in at], [alloc for _, alloc, _ in at])
 
+        if m <= few_rows.FEW and len(amounts) == 2:  # the rows one binding changed: plain Python
+            return few_rows.balanced_allocation_two(amounts, pod_req, state.column(key, without), feasible)
+        allocs = [alloc for _, alloc, _ in amounts]
+        with_pod = balance_score([used + int(pod_req[i]) for i, _, used in amounts], allocs)
         without_pod = state.rows_of(state.column(key, without), feasible)
         # Both balances lie in [50, 100] (a standard deviation of fractions in [0, 1] is at
         # most 0.5), so the numerator is never negative and floor division is Go's division.

@@ -338,6 +338,8 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         req = cs.read(PRE_FILTER_KEY)
         if req is None:
             req = self.fit_request(pod, state)
+        if len(view) <= few_rows.FEW and few_rows.all_fit(state, view, req.rows.tolist(), req.amounts.tolist()):
+            return FilterVerdict.all_pass(len(view))  # the rows one binding changed, and they fit
         # Fast path first (most nodes fit): one comparison per requested resource.
         rows_of = state.rows_of
         too_many = rows_of(state.pod_count, view) >= rows_of(state.allowed_pods, view)  # count + 1 > allowed

@@ -1,13 +1,18 @@
-"""The scalar scorers for a few rows (plugins/helper/few_rows.py) compute what the array
-versions compute, on generated nodes: empty, full, overcommitted, without allocatable, with
-amounts up to 2**50 (float64 no longer holds every integer there), several weights."""
+"""The scalar paths for a few rows (plugins/helper/few_rows.py) compute what the array versions
+compute, on generated nodes: empty, full, overcommitted, without allocatable, with amounts up to
+2**50, several weights; and NodeResourcesFit's Filter and Score and BalancedAllocation's Score
+answer the same on a few rows of a generated cluster either way."""
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
+from builders import make_node, make_pod, make_state
+from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.plugins import balanced_allocation, node_resources_fit
+from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation
 from podgroup_plan.plugins.helper import few_rows
+from podgroup_plan.plugins.node_resources_fit import NodeResourcesFit
 
 amount = st.one_of(st.integers(0, 4), st.integers(0, 64_000), st.integers(0, 2**50))
 
@@ -63,3 +68,51 @@ def test_the_usual_values():
     assert few_rows.balance_two([np.array([2000, 4000]), np.array([2 << 30, 0])], alloc).tolist() == [100, 50]
     amounts = [(0, np.array([4000, 4000]), np.array([0, 2000])), (1, np.array([4 << 30, 4 << 30]), np.array([0, 2 << 30]))]
     assert few_rows.least_allocated(amounts, np.array([0, 0]), [1, 1], 2).tolist() == [100, 50]
+
+
+@st.composite
+def small_clusters(draw):
+    """Up to FEW nodes (some without cpu or memory, some full of pods), running pods using
+    them, a pending pod, and the rows asked about (ascending, as views are)."""
+    n = draw(st.integers(1, few_rows.FEW))
+    nodes = [make_node(f"n{i}", cpu=draw(st.sampled_from([0, 1000, 4000, 64000])),
+                       memory=draw(st.sampled_from([0, 1 << 30, 32 << 30, 2**50])),
+                       pods=draw(st.sampled_from([1, 2, 110]))) for i in range(n)]
+    running = [make_pod(f"r{k}", node_name=f"n{draw(st.integers(0, n - 1))}",
+                        requests={"cpu": draw(st.integers(0, 8000)), "memory": draw(st.integers(0, 40 << 30))},
+                        containers_without_requests=1)
+               for k in range(draw(st.integers(0, 6)))]
+    pod = make_pod("p", requests={"cpu": draw(st.integers(0, 8000)), "memory": draw(st.integers(0, 40 << 30))},
+                   containers_without_requests=1)
+    rows = np.array(sorted(draw(st.sets(st.integers(0, n - 1), min_size=1))), dtype=np.intp)
+    return make_state(nodes, running), pod, rows
+
+
+def _both(call):
+    fast = call()
+    return fast, array_path(call)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_clusters())
+def test_plugins_on_a_few_rows_answer_as_on_arrays(cluster):
+    state, pod, rows = cluster
+    fit, balance = NodeResourcesFit(), NodeResourcesBalancedAllocation()
+    cs = CycleState()
+    fit.pre_filter(cs, pod, state, rows)
+    fit.pre_score(cs, pod, state, rows)
+    balance_skips = balance.pre_score(cs, pod, state, rows).is_skip()
+
+    fast, slow = _both(lambda: fit.filter(cs, pod, state, rows))
+    assert fast.passed.tolist() == slow.passed.tolist()
+    assert [(f.mask.tolist(), f.reasons, f.code) for f in fast.failures] == \
+        [(f.mask.tolist(), f.reasons, f.code) for f in slow.failures]
+    fast, slow = _both(lambda: fit.score(cs, pod, state, rows))
+    assert fast.tolist() == slow.tolist()
+    if not balance_skips:
+        # the column of balances without the pod is computed over every node first (as the
+        # signature cache's first pass does), then refreshed at `rows` after a change
+        balance.score(cs, pod, state, state.all_nodes)
+        state.assume(make_pod("q", requests={"cpu": 500, "memory": 1 << 30}), int(rows[0]))
+        fast, slow = _both(lambda: balance.score(cs, pod, state, rows))
+        assert fast.tolist() == slow.tolist()

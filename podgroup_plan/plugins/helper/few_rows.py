@@ -22,9 +22,13 @@ FEW = 8
 def balance_two(requested: tuple[np.ndarray, np.ndarray], allocatable: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """balance_score for two resources: int64((1 - |f1 - f2| / 2) * 100) with f = min(req / alloc,
     1) in float64, and a standard deviation of 0 where either allocatable is not positive."""
+    return np.array(_balances(requested[0].tolist(), requested[1].tolist(),
+                              allocatable[0].tolist(), allocatable[1].tolist()), dtype=np.int64)
+
+
+def _balances(req0: list[int], req1: list[int], alloc0: list[int], alloc1: list[int]) -> list[int]:
     out = []
-    for r0, r1, a0, a1 in zip(requested[0].tolist(), requested[1].tolist(),
-                              allocatable[0].tolist(), allocatable[1].tolist()):
+    for r0, r1, a0, a1 in zip(req0, req1, alloc0, alloc1):
         if a0 <= 0 or a1 <= 0:
             std = 0.0
         else:
@@ -34,7 +38,20 @@ def balance_two(requested: tuple[np.ndarray, np.ndarray], allocatable: tuple[np.
             f1 = min(float(r1) / float(a1), 1.0)
             std = abs((f0 - f1) / 2)
         out.append(int((1 - std) * float(MAX_NODE_SCORE)))  # int() truncates, as astype(int64)
-    return np.array(out, dtype=np.int64)
+    return out
+
+
+def balanced_allocation_two(amounts, pod_requests: np.ndarray, without_pod: np.ndarray, feasible: np.ndarray) -> np.ndarray:
+    """BalancedAllocation's score over two resources for a few nodes: 50 + (50 + balance with
+    the pod - balance without it) / 2, with the balances without the pod read from the
+    plugin's per-node column."""
+    (i0, alloc0, used0), (i1, alloc1, used1) = amounts
+    r0, r1 = int(pod_requests[i0]), int(pod_requests[i1])
+    with_pod = _balances([u + r0 for u in used0.tolist()], [u + r1 for u in used1.tolist()],
+                         alloc0.tolist(), alloc1.tolist())
+    half = MAX_NODE_SCORE // 2
+    return np.array([(w + half - without_pod[node]) // 2 + half
+                     for w, node in zip(with_pod, feasible.tolist())], dtype=np.int64)
 
 
 def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: int) -> np.ndarray:
@@ -54,3 +71,18 @@ def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: in
             wsum += w
         out.append(total // wsum if wsum else 0)
     return np.array(out, dtype=np.int64)
+
+
+def all_fit(state, view: np.ndarray, rows: list[int], amounts: list[int]) -> bool:
+    """NodeResourcesFit's Filter for a few nodes, only as far as "every node of `view` fits":
+    room for one more pod, and each requested amount within allocatable minus requested.
+    False sends the caller to the array version, which words the failures."""
+    count, allowed = state.pod_count, state.allowed_pods
+    allocatable, requested = state.allocatable, state.requested
+    for node in view.tolist():
+        if count[node] >= allowed[node]:
+            return False
+        for row, amount in zip(rows, amounts):
+            if amount > allocatable[row, node] - requested[row, node]:
+                return False
+    return True
