@@ -117,6 +117,7 @@ class NodeLocalCache:
         # failure id -> (plugin name, reasons, code)
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
+        self._shifted_codes: np.ndarray | None = None  # see shifted_codes()
 
     def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> CacheEntry:
         """The entry for this signature with its filter columns brought up to date."""
@@ -191,7 +192,18 @@ class NodeLocalCache:
             fid = len(self.failures)
             self.failures.append(k)
             self._failure_ids[k] = fid
+            self._shifted_codes = None
         return fid
+
+    def shifted_codes(self) -> np.ndarray:
+        """int8 table: [0] is 0 (passed), [fid + 1] the code of failure `fid`; so that
+        `shifted_codes().take(fail_id + 1)` gives every node's code in one gather."""
+        table = self._shifted_codes
+        if table is None:
+            table = np.zeros(len(self.failures) + 1, dtype=np.int8)
+            table[1:] = [code for _, _, code in self.failures]
+            self._shifted_codes = table
+        return table
 
     def fresh_rows(self, signature: tuple, cs, pod, state, rows: np.ndarray, skipped) -> tuple[np.ndarray, np.ndarray]:
         """(passed, fail_id) at `rows` computed from the state as it is now, leaving the

@@ -209,7 +209,6 @@ class Framework:
         the first rejecting plugin's reasons are recorded, as upstream stops at the first
         failure per node. The leading node-local filters come from the signature cache."""
         skipped = cs.read(SKIP_FILTER_KEY) or frozenset()
-        codes = np.zeros(len(view), dtype=np.int8)
         # Only the cached plugins' skips belong in the cache key (others would split entries).
         cached_skips = {p.name for p in self._cached_filters if p.name in skipped}
         if fresh:
@@ -219,17 +218,29 @@ class Framework:
         else:
             entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
             cs.write(CACHE_ENTRY_KEY, entry)
-            alive = entry.passed[view]
-            fail_id = entry.fail_id[view]
-        rejected = fail_id >= 0
-        if rejected.any():
-            ids, counts = np.unique(fail_id[rejected], return_counts=True)
-            for fid, count in zip(ids.tolist(), counts.tolist()):
-                plugin, reasons, code = self.cache.failures[fid]
+            if view is state.all_nodes:  # the usual single-pod cycle: copies, not gathers
+                alive = entry.passed.copy()
+                fail_id = entry.fail_id  # read only
+            else:
+                alive = entry.passed[view]
+                fail_id = entry.fail_id[view]
+        # Failure ids are small integers (the cache's failure table): count them with one
+        # bincount (shifted so that -1, passed, lands in bin 0) rather than a sort, and look the
+        # codes up in one gather. Ids in ascending order, so reasons are added in the same order.
+        shifted = fail_id + 1
+        counts = np.bincount(shifted, minlength=1)
+        if counts[0] != len(view):
+            ids = np.flatnonzero(counts)
+            for fid, count in zip(ids.tolist(), counts[ids].tolist()):
+                if fid == 0:
+                    continue
+                plugin, reasons, _ = self.cache.failures[fid - 1]
                 diagnosis.unschedulable_plugins.add(plugin)
                 for reason in reasons:
                     diagnosis.add(reason, count)
-                codes[fail_id == fid] = code
+            codes = self.cache.shifted_codes().take(shifted)
+        else:
+            codes = np.zeros(len(view), dtype=np.int8)
         for plugin in self._other_filters:
             if plugin.name in skipped or not alive.any():
                 continue
