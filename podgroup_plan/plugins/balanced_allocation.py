@@ -95,14 +95,28 @@ def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarr
     allocatable, else 0 (one fraction or none)."""
     if len(requested[0]) <= few_rows.FEW:  # the rows one binding changed: plain Python
         return few_rows.balance_two(requested, allocatable)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f0 = requested[0].astype(np.float64) / allocatable[0]
-        f1 = requested[1].astype(np.float64) / allocatable[1]
-        np.minimum(f0, 1.0, out=f0)
-        np.minimum(f1, 1.0, out=f1)
-        std = np.abs((f0 - f1) / 2)
-    std[(allocatable[0] <= 0) | (allocatable[1] <= 0)] = 0.0
-    return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    a0, a1 = allocatable
+    if a0.min(initial=1) <= 0 or a1.min(initial=1) <= 0:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f0 = requested[0].astype(np.float64) / a0
+            f1 = requested[1].astype(np.float64) / a1
+            np.minimum(f0, 1.0, out=f0)
+            np.minimum(f1, 1.0, out=f1)
+            std = np.abs((f0 - f1) / 2)
+        std[(a0 <= 0) | (a1 <= 0)] = 0.0
+        return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    # Every node has both: the same float operations, in place. (x * 0.5 is x / 2 exactly;
+    # the absolute value commutes with halving.)
+    f0 = np.true_divide(requested[0], a0)
+    f1 = np.true_divide(requested[1], a1)
+    np.minimum(f0, 1.0, out=f0)
+    np.minimum(f1, 1.0, out=f1)
+    f0 -= f1
+    np.abs(f0, out=f0)
+    f0 *= 0.5
+    np.subtract(1.0, f0, out=f0)
+    f0 *= float(MAX_NODE_SCORE)
+    return f0.astype(np.int64)
 
 
 # CycleState: PreScore's per-resource requests, for Score.
@@ -151,6 +165,6 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         half = MAX_NODE_SCORE // 2
         with_pod += half
         with_pod -= without_pod
-        with_pod //= 2
+        with_pod >>= 1  # floor division by 2, for any sign
         with_pod += half
         return with_pod

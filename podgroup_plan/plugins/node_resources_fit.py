@@ -118,6 +118,31 @@ def go_div(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
     return np.where((a < 0) != (np.asarray(b) < 0), -q, q)
 
 
+# Below this, int64 values convert to float64 exactly.
+_FLOAT_EXACT = 1 << 53
+
+
+def floor_div(num: np.ndarray, den: np.ndarray | int, nonneg: bool = False) -> np.ndarray:
+    """`num // den` for int64 `num` and a positive `den` (array or int), exactly, about twice
+    as fast as numpy's integer division when `0 <= num < 2**53` (`nonneg`: the caller knows
+    num >= 0). Then num converts to float64 exactly, and the correctly rounded quotient
+    num/den cannot reach an integer the exact quotient is not already at: its distance to one
+    is at least 1/den, more than half an ulp of num/den (at most num/den * 2**-53). So
+    truncating the float quotient is the floor. (A den of 2**53 or more, rounded when
+    converted, still gives a quotient below 1, as num is below 2**53.)"""
+    if len(num) >= 8 and (nonneg or num.min() >= 0) and num.max() < _FLOAT_EXACT:
+        return (num / den).astype(np.int64)
+    return num // den
+
+
+def _div_by_weight_sum(total: np.ndarray, wsum: int) -> np.ndarray:
+    """total // wsum (floor) for wsum > 0; a shift when wsum is a power of two (the default
+    two resources of weight 1), which is floor division for any sign."""
+    if wsum & (wsum - 1) == 0:
+        return total >> (wsum.bit_length() - 1)
+    return floor_div(total, wsum)
+
+
 def _round_div(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """int64(math.Round(p / q)) for p >= 0, q > 0: half away from zero."""
     return (2 * p + q) // (2 * q)
@@ -178,12 +203,17 @@ def _weights(resources: Sequence[ResourceSpec]) -> list[int]:
 def _weighted_mean(terms: list[tuple[np.ndarray, np.ndarray | None, int]], m: int) -> np.ndarray:
     """Σ w·s / Σ w (integer division) over the resources with allocatable > 0 per node.
     `valid` None means every node has allocatable of that resource (the common case)."""
-    total = np.zeros(m, dtype=np.int64)
     if all(valid is None for _, valid, _ in terms):
+        if not terms:
+            return np.zeros(m, dtype=np.int64)
         wsum = sum(w for _, _, w in terms)
-        for per, _, w in terms:
+        # the first term's array is the scorer's own temporary: add the others into it
+        per, _, w = terms[0]
+        total = per if w == 1 else per * w
+        for per, _, w in terms[1:]:
             total += per * w if w != 1 else per
-        return total // wsum if wsum else total
+        return _div_by_weight_sum(total, wsum) if wsum > 0 else total
+    total = np.zeros(m, dtype=np.int64)
     wsum = np.zeros(m, dtype=np.int64)
     for per, valid, w in terms:
         if valid is None:
@@ -195,11 +225,11 @@ def _weighted_mean(terms: list[tuple[np.ndarray, np.ndarray | None, int]], m: in
     return np.where(wsum > 0, total // np.maximum(wsum, 1), 0)
 
 
-def _per_resource(alloc: np.ndarray, numerator: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+def _per_resource(alloc: np.ndarray, numerator: np.ndarray, nonneg: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """numerator·100 / alloc, and the mask of nodes with allocatable (None when all have)."""
     numerator *= MAX_NODE_SCORE
     if alloc.min(initial=1) > 0:
-        return numerator // alloc, None
+        return floor_div(numerator, alloc, nonneg), None
     valid = alloc > 0
     return numerator // np.where(valid, alloc, 1), valid
 
@@ -213,7 +243,7 @@ def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: in
         free = alloc - used
         free -= int(pod_requests[i])
         np.maximum(free, 0, out=free)
-        per, valid = _per_resource(alloc, free)
+        per, valid = _per_resource(alloc, free, nonneg=True)
         terms.append((per, valid, weights[i]))
     return _weighted_mean(terms, m)
 
