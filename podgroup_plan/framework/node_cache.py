@@ -50,17 +50,36 @@ _STATIC = "static"
 _cache_ids = itertools.count()
 
 
+class HashedTuple(tuple):
+    """A tuple that computes its hash once. A signature nests frozen dataclasses (tolerations,
+    node selector terms, preferred terms) whose generated `__hash__` rehashes every field on
+    every call, and a signature is looked up several times per pod (its entry, its static
+    layer, the memo's bookkeeping). Equal to, and hashing like, the plain tuple."""
+
+    def __new__(cls, items):
+        self = super().__new__(cls, items)
+        self._hash = tuple.__hash__(self)
+        return self
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        return (HashedTuple, (tuple(self),))
+
+
 def pod_signature(pod: Pod) -> tuple:
     """Everything a node-local plugin reads from the pod: (what the static plugins read, the
-    rest). The first part alone keys the static layer (`STATIC_PLUGINS`)."""
+    rest). The first part alone keys the static layer (`STATIC_PLUGINS`). Both it and the
+    whole are `HashedTuple`s."""
     aff = pod.affinity
-    static = (
+    static = HashedTuple((
         tuple(sorted(pod.node_selector.items())),
         aff.node_required if aff is not None else None,
         pod.tolerations,
         pod.node_name,
-    )
-    return (
+    ))
+    return HashedTuple((
         static,
         (
             tuple(sorted(pod.requests.items())),
@@ -70,7 +89,7 @@ def pod_signature(pod: Pod) -> tuple:
             aff.node_preferred if aff is not None else None,
             pod.images,
         ),
-    )
+    ))
 
 
 @dataclass(slots=True)
