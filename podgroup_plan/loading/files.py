@@ -372,6 +372,7 @@ _LIST_HEAD = re.compile(
 _SPACE = re.compile(rb"\s*")
 _RELEASE_EVERY = 64 << 20  # bytes of a mapped file parsed between two page releases
 _OPEN, _CLOSE, _COMMA = ord("{"), ord("]"), ord(",")
+_NO_ITEM = object()
 
 
 def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Document]:
@@ -394,6 +395,8 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
     release = getattr(data, "madvise", None) if hasattr(mmap, "MADV_DONTNEED") else None
     released = 0
     p, count, line, counted = head.end(), 0, 1, 0
+    shortest: int | None = None  # bytes of the shortest item so far
+    skip = 0
     size = len(data)
     # A dump cut short (a truncated download, a full disk) ends anywhere: every look at the
     # next byte checks the end first; the whole-file parse then reports where the JSON broke.
@@ -402,14 +405,31 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
         indent = data[line_start:p]
         if indent.strip():
             raise _NotStreamable  # `{` is not the first thing on its line
-        end = data.find(b"\n" + indent + b"}", p)
-        if end < 0:
-            raise _NotStreamable
-        end += len(indent) + 2
-        try:
-            item = orjson.loads(view[p:end])
-        except orjson.JSONDecodeError:
-            raise _NotStreamable from None
+        close = b"\n" + indent + b"}"
+        item = _NO_ITEM
+        # Search for the closing line from most of the shortest item's length on: the search
+        # itself costs as much as parsing (indentation is mostly the very bytes it looks for).
+        # Had it missed this item's end (a shorter item), the slice would hold more than one
+        # JSON value and not parse; then the whole item is searched.
+        end = data.find(close, p + skip) if skip else -1
+        if end >= 0:
+            end += len(indent) + 2
+            try:
+                item = orjson.loads(view[p:end])
+            except orjson.JSONDecodeError:
+                pass
+        if item is _NO_ITEM:
+            end = data.find(close, p)
+            if end < 0:
+                raise _NotStreamable
+            end += len(indent) + 2
+            try:
+                item = orjson.loads(view[p:end])
+            except orjson.JSONDecodeError:
+                raise _NotStreamable from None
+        if shortest is None or end - p < shortest:
+            shortest = end - p
+            skip = max(0, shortest - shortest // 8 - len(close))
         if isinstance(item, dict) and item_kind is not None:
             item.setdefault("kind", item_kind)
             item.setdefault("apiVersion", item_api_version)

@@ -328,3 +328,25 @@ def test_braces_in_strings_do_not_fool_the_splitter(manifests):
     manifests.write("l.json", text)
     docs, _ = read("l.json")
     assert [d.obj for d in docs] == objs
+
+
+def test_items_of_any_size_are_split_where_they_end(manifests):
+    """The end of an item is searched from most of the shortest item's length on; an item
+    shorter than that (here after long ones, and a tiny one) must still be found whole, with
+    its own line."""
+    long_labels = {f"k{i}": "v" * 40 for i in range(30)}
+    objs = []
+    for i, size in enumerate([30, 30, 2, 30, 0, 1, 30, 0]):
+        obj = _namespaces(f"n{i}")[0]
+        if size:
+            obj["metadata"]["labels"] = dict(list(long_labels.items())[:size])
+        objs.append(obj)
+    text = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objs},
+                        option=orjson.OPT_INDENT_2).decode()
+    manifests.write("l.json", text)
+    docs, problems = read("l.json")
+    assert problems == []
+    assert [d.obj for d in docs] == objs
+    starts = [i for i, t in enumerate(text.splitlines(), 1) if t == "    {"]
+    assert [d.line for d in docs] == starts
+    assert all(d.span is not None for d in docs)  # streamed, not read whole
