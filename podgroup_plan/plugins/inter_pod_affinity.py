@@ -49,7 +49,7 @@ from podgroup_plan.plugins.helper.pod_match_counts import (
     label_selector_matches,
     namespace_labels,
     namespace_labels_token,
-    pod_match_counts,
+    pod_match_domain_counts,
 )
 from podgroup_plan.state.derived import DerivedKey, Memo
 
@@ -133,42 +133,67 @@ def pod_terms(pod: Pod) -> list[tuple[str, AffinityTerm, int]]:
     return out
 
 
+class _TermPlacement:
+    """Where the placed pods carrying one term are: node -> pods, and per domain of the term's
+    topology key (`state.label_column`) the pods on nodes of that domain."""
+
+    __slots__ = ("nodes", "codes", "domains")
+
+    def __init__(self, codes: np.ndarray, size: int):
+        self.nodes: dict[int, int] = {}
+        self.codes = codes
+        self.domains = np.zeros(size, dtype=np.int64)  # nodes without the label count nowhere
+
+    def update(self, node: int, delta: int) -> None:
+        left = self.nodes.get(node, 0) + delta
+        if left:
+            self.nodes[node] = left
+        else:
+            del self.nodes[node]
+        code = self.codes[node]
+        if code >= 0:
+            self.domains[code] += delta
+
+
 class _ExistingTerms:
-    """`state.index`: for each distinct (kind, resolved term, weight) carried by placed pods,
-    node -> number of placed pods on it carrying the term. Terms with a nil selector match
-    nothing and are not kept."""
+    """A ledger (`state.index`): for each distinct (kind, resolved term, weight) carried by
+    placed pods, where those pods are (`_TermPlacement`: per node and per topology domain),
+    kept current on assume/forget/rollback. Terms with a nil selector match nothing and are
+    not kept."""
 
     def __init__(self, state: "ClusterState"):
-        self.terms: dict[str, dict[tuple[AffinityTerm, int], dict[int, int]]] = {k: {} for k in _KINDS}
+        self.state = state
+        self.terms: dict[str, dict[tuple[AffinityTerm, int], _TermPlacement]] = {k: {} for k in _KINDS}
         # insertion order per kind, so match results can be extended incrementally
         self.order: dict[str, list[tuple[AffinityTerm, int]]] = {k: [] for k in _KINDS}
         self.match_memo: dict[tuple, list] = {}
+        # resolved terms per pod (a pod's terms are resolved once, not on every add/remove)
+        self._pod_terms: dict[tuple, list[tuple[str, AffinityTerm, int]]] = {}
+
+    def _terms_of(self, pod: Pod) -> list[tuple[str, AffinityTerm, int]]:
+        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity)
+        found = self._pod_terms.get(key)
+        if found is None:
+            found = self._pod_terms[key] = [t for t in pod_terms(pod) if t[1].selector is not None]
+        return found
 
     def add(self, pod: Pod, node: int) -> None:
         if pod.affinity is None:
             return
-        for kind, term, weight in pod_terms(pod):
-            if term.selector is None:
-                continue
+        for kind, term, weight in self._terms_of(pod):
             sig = (term, weight)
-            nodes = self.terms[kind].get(sig)
-            if nodes is None:
-                nodes = self.terms[kind][sig] = {}
+            placed = self.terms[kind].get(sig)
+            if placed is None:
+                codes, values = self.state.label_column(term.topology_key)
+                placed = self.terms[kind][sig] = _TermPlacement(codes, len(values))
                 self.order[kind].append(sig)
-            nodes[node] = nodes.get(node, 0) + 1
+            placed.update(node, 1)
 
     def remove(self, pod: Pod, node: int) -> None:
         if pod.affinity is None:
             return
-        for kind, term, weight in pod_terms(pod):
-            if term.selector is None:
-                continue
-            nodes = self.terms[kind][(term, weight)]
-            left = nodes[node] - 1
-            if left:
-                nodes[node] = left
-            else:
-                del nodes[node]
+        for kind, term, weight in self._terms_of(pod):
+            self.terms[kind][(term, weight)].update(node, -1)
 
     def matching(self, kind: str, pod: Pod, ns_map: Mapping, ns_token: tuple) -> list[tuple[AffinityTerm, int]]:
         """The kind's terms (of placed pods) that the incoming pod matches."""
@@ -193,8 +218,16 @@ _PRE_FILTER_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/preFilter")
 class _Domains:
     """Per topology key: the nodes' domain codes and which domains are flagged (count > 0)."""
 
-    codes: np.ndarray  # all nodes, -1 without the label
-    flagged: np.ndarray  # per label value
+    filled: np.ndarray  # all nodes: domain code, or the number of domains without the label
+    flagged: np.ndarray  # per label value, then False in one extra slot (nodes without it)
+
+
+def _flag_slots(flagged: np.ndarray) -> np.ndarray:
+    """`flagged` per domain with the extra slot of the nodes without the label (never flagged)."""
+    return np.append(flagged, False)
+
+
+_FILLED_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/filledCodes")
 
 
 @dataclass(slots=True)
@@ -225,37 +258,39 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def _existing(self, state: "ClusterState") -> _ExistingTerms:
         return state.index(_EXISTING_TERMS, _ExistingTerms)
 
-    def _term_counts(self, state: "ClusterState", terms: list[AffinityTerm]) -> np.ndarray | None:
-        """Per node, placed pods matching every term (None: nothing can match)."""
-        if any(t.selector is None for t in terms):
-            return None
-        return pod_match_counts(state, tuple(t.clause for t in terms), self._ns_map, self._ns_token)
-
     def _existing_weights(
         self, state: "ClusterState", pod: Pod, kind: str, weight: int | None, sign: int,
         into: dict[str, np.ndarray],
-    ) -> None:
-        """Add, per topology key, sign * weight * (pods carrying a matching term) per node; the
-        term's own weight when `weight` is None."""
+    ) -> bool:
+        """Add, per topology key and domain, sign * weight * (placed pods carrying a term the
+        pod matches, on nodes of that domain); the term's own weight when `weight` is None.
+        Whether any such pod sits on a node with the term's topology key (each such pair is
+        a topologyScore entry upstream)."""
         existing = self._existing(state)
+        entries = False
         for term, own in existing.matching(kind, pod, self._ns_map, self._ns_token):
-            nodes = existing.terms[kind][(term, own)]
-            if not nodes:
+            placed = existing.terms[kind][(term, own)]
+            if not placed.nodes:
                 continue
             w = sign * (own if weight is None else weight)
             arr = into.get(term.topology_key)
             if arr is None:
-                arr = into[term.topology_key] = np.zeros(state.n, dtype=np.int64)
-            idx = np.fromiter(nodes.keys(), dtype=np.intp, count=len(nodes))
-            cnt = np.fromiter(nodes.values(), dtype=np.int64, count=len(nodes))
-            np.add.at(arr, idx, cnt * w)
+                arr = into[term.topology_key] = np.zeros(len(placed.domains), dtype=np.int64)
+            arr += w * placed.domains
+            entries = entries or bool(placed.domains.any())
+        return entries
 
-    @staticmethod
-    def _domain_sums(state: "ClusterState", key: str, per_node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _term_domains(self, state: "ClusterState", terms: list[AffinityTerm], key: str) -> np.ndarray | None:
+        """Live per-domain counts of `key` (do not modify) of placed pods matching every term,
+        on nodes with the label (a ledger kept current from the undo log,
+        helper/pod_match_counts.py); None when nothing can match."""
+        if any(t.selector is None for t in terms):
+            return None
         codes, values = state.label_column(key)
-        has = codes >= 0
-        sums = np.rint(np.bincount(codes[has], weights=per_node[has], minlength=len(values))).astype(np.int64)
-        return codes, sums
+        return pod_match_domain_counts(
+            state, tuple(t.clause for t in terms), (key, "labelled"), lambda: (codes, len(values)),
+            self._ns_map, self._ns_token,
+        ).sums
 
     # ----- PreFilter / Filter ----------------------------------------------------------------
 
@@ -289,9 +324,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         self._existing_weights(state, pod, REQUIRED_ANTI_AFFINITY, 1, 1, weights)
         existing = []
         for tkey in sorted(weights):
-            codes, sums = self._domain_sums(state, tkey, weights[tkey])
+            sums = weights[tkey]
             if (sums > 0).any():
-                existing.append(_Domains(codes, sums > 0))
+                existing.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
 
         result: _PreFilterState | None
         if not existing and not affinity_terms and not anti_terms:
@@ -301,40 +336,42 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             counts_empty = True
             self_match = False
             if affinity_terms:
-                counts = self._term_counts(state, affinity_terms)
                 for tkey in dict.fromkeys(t.topology_key for t in affinity_terms):
-                    if counts is None:
-                        codes = state.label_column(tkey)[0]
+                    sums = self._term_domains(state, affinity_terms, tkey)
+                    if sums is None:
                         sums = np.zeros(len(state.label_column(tkey)[1]), dtype=np.int64)
-                    else:
-                        codes, sums = self._domain_sums(state, tkey, counts)
                     if (sums > 0).any():
                         counts_empty = False
-                    affinity.append(_Domains(codes, sums > 0))
+                    affinity.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
                 self_match = all(t.matches(pod, self._ns_map) for t in affinity_terms)
             anti_weights: dict[str, np.ndarray] = {}
             for t in anti_terms:
-                counts = self._term_counts(state, [t])
-                if counts is None:
+                sums = self._term_domains(state, [t], t.topology_key)
+                if sums is None:
                     continue
                 arr = anti_weights.get(t.topology_key)
-                anti_weights[t.topology_key] = counts.copy() if arr is None else arr + counts
+                anti_weights[t.topology_key] = sums.copy() if arr is None else arr + sums
             anti = []
             for tkey in sorted(anti_weights):
-                codes, sums = self._domain_sums(state, tkey, anti_weights[tkey])
+                sums = anti_weights[tkey]
                 if (sums > 0).any():
-                    anti.append(_Domains(codes, sums > 0))
+                    anti.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
         cache.put(key, result)
         return result
 
     @staticmethod
-    def _flagged(d: _Domains, view: np.ndarray) -> np.ndarray:
-        codes = d.codes[view]
-        has = codes >= 0
-        if len(d.flagged) == 0:
-            return np.zeros(len(view), dtype=bool)
-        return has & d.flagged[np.where(has, codes, 0)]
+    def _filled_codes(state: "ClusterState", key: str) -> np.ndarray:
+        """Per node its domain code for `key`, or the number of domains (one slot past the
+        last) without the label: one gather answers for every node."""
+        def compute() -> np.ndarray:
+            codes, values = state.label_column(key)
+            return np.where(codes >= 0, codes, len(values)).astype(np.intp)
+        return state.memo(_FILLED_MEMO).get(key, compute)
+
+    @staticmethod
+    def _flagged(state: "ClusterState", d: _Domains, view: np.ndarray) -> np.ndarray:
+        return d.flagged[state.rows_of(d.filled, view)]
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
         if PRE_FILTER_KEY in cs:
@@ -353,17 +390,17 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             has_all = np.ones(n, dtype=bool)
             exist_all = np.ones(n, dtype=bool)
             for d in pre.affinity:
-                has_all &= d.codes[view] >= 0
-                exist_all &= self._flagged(d, view)
+                has_all &= state.rows_of(d.filled, view) < len(d.flagged) - 1
+                exist_all &= self._flagged(state, d, view)
             ok = has_all & (exist_all | (pre.affinity_counts_empty and pre.self_match))
             affinity_fail = ~ok
         anti_fail = np.zeros(n, dtype=bool)
         for d in pre.anti_affinity:
-            anti_fail |= self._flagged(d, view)
+            anti_fail |= self._flagged(state, d, view)
         anti_fail &= ~affinity_fail
         existing_fail = np.zeros(n, dtype=bool)
         for d in pre.existing_anti_affinity:
-            existing_fail |= self._flagged(d, view)
+            existing_fail |= self._flagged(state, d, view)
         existing_fail &= ~(affinity_fail | anti_fail)
         failures = []
         if affinity_fail.any():
@@ -392,8 +429,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                 and not (order[REQUIRED_AFFINITY] and self.args.hard_pod_affinity_weight > 0):
             return skip(NAME)  # no term anywhere that could score: upstream finds no entry either
 
-        # Per topology key, per node: the weight every placed pod on that node contributes to
-        # the node's domain (upstream's topologyScore before it is keyed by domain).
+        # Per topology key, per domain: the weight the placed pods on the domain's nodes
+        # contribute (upstream's topologyScore), from the ledgers' per-domain counts.
         weights: dict[str, np.ndarray] = {}
         # Upstream skips scoring when no (term, pod) pair matched on a node carrying the term's
         # topology key (no topologyScore entry at all), even if weights would cancel out.
@@ -401,53 +438,28 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         for sign, terms in ((1, preferred), (-1, preferred_anti)):
             for wt in terms:
                 term = resolve_term(pod, wt.term)
-                counts = self._term_counts(state, [term])
-                if counts is None:
+                sums = self._term_domains(state, [term], term.topology_key)
+                if sums is None:
                     continue
                 arr = weights.get(term.topology_key)
                 if arr is None:
-                    arr = weights[term.topology_key] = np.zeros(state.n, dtype=np.int64)
-                arr += sign * wt.weight * counts
-                if not entries:
-                    has = state.label_column(term.topology_key)[0] >= 0
-                    entries = bool((counts[has] > 0).any())
+                    arr = weights[term.topology_key] = np.zeros(len(sums), dtype=np.int64)
+                arr += sign * wt.weight * sums
+                entries = entries or bool(sums.any())
         hard = self.args.hard_pod_affinity_weight
         if hard > 0:
-            self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights)
-        self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights)
-        self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights)
-        if not entries:
-            entries = self._existing_entries(state, pod, hard)
+            entries |= self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights)
+        entries |= self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights)
+        entries |= self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights)
         if not entries:
             return skip(NAME)
 
         raw = np.zeros(len(feasible), dtype=np.int64)
         for tkey in sorted(weights):
-            codes, sums = self._domain_sums(state, tkey, weights[tkey])
-            if len(sums) == 0:
-                continue
-            fc = codes[feasible]
-            has = fc >= 0
-            raw += np.where(has, sums[np.where(has, fc, 0)], 0)
+            # nodes without the label take the extra slot, worth 0
+            raw += np.append(weights[tkey], 0)[state.rows_of(self._filled_codes(state, tkey), feasible)]
         cs.write(PRE_SCORE_KEY, _PreScoreState(raw))
         return SUCCESS
-
-    def _existing_entries(self, state: "ClusterState", pod: Pod, hard: int) -> bool:
-        """Whether any existing pod's term that the pod matches sits on a node with the term's
-        topology key (each such pair creates a topologyScore entry upstream)."""
-        existing = self._existing(state)
-        kinds = [PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY]
-        if hard > 0:
-            kinds.append(REQUIRED_AFFINITY)
-        for kind in kinds:
-            for sig in existing.matching(kind, pod, self._ns_map, self._ns_token):
-                nodes = existing.terms[kind][sig]
-                if not nodes:
-                    continue
-                codes = state.label_column(sig[0].topology_key)[0]
-                if any(codes[node] >= 0 for node in nodes):
-                    return True
-        return False
 
     def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
         pre = cs.read(PRE_SCORE_KEY)

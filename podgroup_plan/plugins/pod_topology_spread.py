@@ -58,6 +58,7 @@ from podgroup_plan.plugins.helper.pod_match_counts import (  # noqa: F401  (re-e
     namespace_labels,
     namespace_labels_token,
     pod_match_counts,
+    pod_match_domain_counts,
 )
 from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
 from podgroup_plan.state.derived import DerivedKey, Memo
@@ -164,7 +165,7 @@ class _ConstraintCounts:
     """PreFilter data for one constraint: domain codes, matching pods per domain and the global
     minimum (minDomains applied)."""
 
-    codes: np.ndarray  # per node (all nodes): domain code, -1 without the topology label
+    filled: np.ndarray  # per node (all nodes): domain code, len(sums) without the topology label
     sums: np.ndarray  # per domain (label value): matching pods on eligible nodes
     domains: np.ndarray  # per label value: a domain of some eligible node (TpValueToMatchNum keys)
     min_match: int
@@ -299,22 +300,63 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     def _eligible(
         self, state: "ClusterState", pod: Pod, constraints: Sequence[SpreadConstraint], require_all: bool
-    ) -> list[np.ndarray]:
+    ) -> list[tuple[np.ndarray, tuple]]:
         """Per constraint, the nodes whose pods count (all nodes): every topology key present
-        (when required) and the constraint's nodeAffinity/nodeTaints inclusion policies."""
-        base = (self._has_keys(state, tuple(c.topology_key for c in constraints))
-                if require_all else np.ones(state.n, dtype=bool))
+        (when required) and the constraint's nodeAffinity/nodeTaints inclusion policies; with
+        a key naming that node set (static: it depends on the node table and the pod only)."""
+        keys = tuple(c.topology_key for c in constraints) if require_all else None
+        memo = state.memo(_ELIGIBLE_MEMO)
         out = []
         for c in constraints:
-            mask = base
-            if c.honor_node_affinity:
-                aff = self._affinity_mask(state, pod)
-                if aff is not None:
-                    mask = mask & aff
-            if c.honor_node_taints:
-                mask = mask & self._taint_mask(state, pod)
-            out.append(mask)
+            aff_key = ((tuple(sorted(pod.node_selector.items())),
+                        pod.affinity.node_required if pod.affinity is not None else None)
+                       if c.honor_node_affinity else None)
+            taint_key = pod.tolerations if c.honor_node_taints else None
+            ekey = ("eligible", keys, aff_key, taint_key)
+            mask = memo.get(ekey)
+            if mask is None:
+                mask = self._has_keys(state, keys) if keys is not None else np.ones(state.n, dtype=bool)
+                if c.honor_node_affinity:
+                    aff = self._affinity_mask(state, pod)
+                    if aff is not None:
+                        mask = mask & aff
+                if c.honor_node_taints:
+                    mask = mask & self._taint_mask(state, pod)
+                memo.put(ekey, mask)
+            out.append((mask, ekey))
         return out
+
+    def _domain_sums(
+        self, state: "ClusterState", pod: Pod, c: SpreadConstraint, eligible: np.ndarray, ekey: tuple,
+    ) -> np.ndarray | None:
+        """Live per-domain counts (do not modify) of the placed pods matching the constraint's
+        selector on the eligible nodes (a ledger kept current from the undo log,
+        helper/pod_match_counts.py); None when the selector counts nothing."""
+        if _selector_counts_nothing(c.selector):
+            return None
+        codes, values = state.label_column(c.topology_key)
+
+        def node_domain() -> tuple[np.ndarray, int]:
+            return np.where(eligible & (codes >= 0), codes, -1), len(values)
+
+        clause = ((frozenset((pod.namespace,)), None, c.selector),)
+        return pod_match_domain_counts(state, clause, (c.topology_key, ekey), node_domain).sums
+
+    def _present(self, state: "ClusterState", key: str, eligible: np.ndarray, ekey: tuple) -> tuple[np.ndarray, int]:
+        """(domains holding an eligible node, how many): static, memoised."""
+        def compute() -> tuple[np.ndarray, int]:
+            codes, values = state.label_column(key)
+            present = np.bincount(codes[eligible & (codes >= 0)], minlength=len(values)) > 0
+            return present, int(present.sum())
+        return state.memo(_ELIGIBLE_MEMO).get(("present", key, ekey), compute)
+
+    def _filled_codes(self, state: "ClusterState", key: str) -> np.ndarray:
+        """Per node its domain code, or the number of domains (one slot past the last domain)
+        for a node without the label: one gather then answers for every node."""
+        def compute() -> np.ndarray:
+            codes, values = state.label_column(key)
+            return np.where(codes >= 0, codes, len(values)).astype(np.intp)
+        return state.memo(_ELIGIBLE_MEMO).get(("filled", key), compute)
 
     def _counts(self, state: "ClusterState", pod: Pod, selector: LabelSelector | None) -> np.ndarray | None:
         if _selector_counts_nothing(selector):
@@ -343,27 +385,22 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         data = memo.get(key)
         if data is None:
             data = []
-            for c, eligible in zip(constraints, self._eligible(state, pod, constraints, True)):
-                codes, values = state.label_column(c.topology_key)
-                size = len(values)
-                ecodes = codes[eligible]
-                present = np.bincount(ecodes, minlength=size) > 0
-                counts = self._counts(state, pod, c.selector)
-                if counts is None:
-                    sums = np.zeros(size, dtype=np.int64)
-                else:
-                    sums = np.bincount(ecodes, weights=counts[eligible], minlength=size).astype(np.int64)
-                domains = int(present.sum())
+            for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
+                size = len(state.label_column(c.topology_key)[1])
+                present, domains = self._present(state, c.topology_key, eligible, ekey)
+                live = self._domain_sums(state, pod, c, eligible, ekey)
+                # a copy: the cycle's PreFilter state must not follow later assumes
+                sums = np.zeros(size, dtype=np.int64) if live is None else live.copy()
                 # criticalPaths[0]: the minimum over the domains seen (MaxInt32 with none).
                 min_match = int(sums[present].min()) if domains else MAX_INT32
                 if domains < c.min_domains:
                     min_match = 0
-                data.append((codes, sums, present, min_match))
+                data.append((self._filled_codes(state, c.topology_key), sums, present, min_match))
             memo.put(key, data)
         counts_out = [
-            _ConstraintCounts(codes, sums, present, min_match,
+            _ConstraintCounts(filled, sums, present, min_match,
                               1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
-            for c, (codes, sums, present, min_match) in zip(constraints, data)
+            for c, (filled, sums, present, min_match) in zip(constraints, data)
         ]
         return _PreFilterState(constraints, counts_out)
 
@@ -375,29 +412,28 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 return FilterVerdict.all_pass(len(view))
             pre = self._pre_filter_state(pod, state, constraints)
             cs.write(PRE_FILTER_KEY, pre)
-        n = len(view)
-        undecided = np.ones(n, dtype=bool)
-        missing = np.zeros(n, dtype=bool)
-        skewed = np.zeros(n, dtype=bool)
-        # Constraints are checked in order and the first failure decides the node's status.
+        # Constraints are checked in order and the first failure decides the node's status:
+        # per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes
+        # without the label, gathered per node in one step.
+        status = None
         for c in pre.counts:
-            codes = c.codes[view]
-            has = codes >= 0
-            missing |= undecided & ~has
-            undecided &= has
-            if len(c.sums) == 0:
-                continue
-            match = c.sums[np.where(has, codes, 0)]
-            bad = undecided & (match + c.self_match - c.min_match > c.max_skew)
-            skewed |= bad
-            undecided &= ~bad
+            size = len(c.sums)
+            per_domain = np.empty(size + 1, dtype=np.int8)
+            np.greater(c.sums + (c.self_match - c.min_match), c.max_skew, out=per_domain[:size], casting="unsafe")
+            per_domain[size] = 2
+            node = per_domain[state.rows_of(c.filled, view)]
+            status = node if status is None else np.where(status == 0, node, status)
+        if status is None:
+            return FilterVerdict.all_pass(len(view))
+        missing = status == 2
+        skewed = status == 1
         failures = []
         if missing.any():
             failures.append(NodeFailure(missing, (ERR_REASON_NODE_LABEL_NOT_MATCH,),
                                         Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
         if skewed.any():
             failures.append(NodeFailure(skewed, (ERR_REASON_CONSTRAINTS_NOT_MATCH,), Code.UNSCHEDULABLE))
-        return FilterVerdict(~(missing | skewed), failures)
+        return FilterVerdict(status == 0, failures)
 
     # ----- PreScore / Score / NormalizeScore -------------------------------------------------
 
@@ -417,7 +453,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             ignored = np.zeros(len(feasible), dtype=bool)
         scored = feasible[~ignored]
         score = np.zeros(len(feasible), dtype=np.float64)
-        for c, eligible in zip(constraints, self._eligible(state, pod, constraints, require_all)):
+        for c, (eligible, _) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
             codes, values = state.label_column(c.topology_key)
             counts = self._counts(state, pod, c.selector)
             on_feasible = codes[feasible] >= 0
