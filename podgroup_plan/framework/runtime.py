@@ -414,8 +414,14 @@ class Framework:
         result, status = None, Status(Code.UNSCHEDULABLE)
         for plugin in self.pod_group_post_filter:
             result, status = plugin.pod_group_post_filter(root, pods, state, scheduling_func)
-            if status.is_success() or status.code == Code.ERROR:
+            if status.is_success() or status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
                 return result, status
+            if status.code == Code.ERROR:
+                # Anything but Success or a rejection is an error, reported under the plugin's
+                # name and without its result (RunPodGroupPostFilterPlugins, v1.37.0); it then
+                # replaces every group status (applyPodGroupPostFilterResult).
+                return None, Status(Code.ERROR, (f'error in "{plugin.name}" PodGroupPostFilter plugins: {status.message}',),
+                                    plugin.name)
         return result, status
         return result, status
 

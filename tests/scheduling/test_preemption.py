@@ -13,6 +13,7 @@ import pytest
 from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import (
     ClusterInput,
     CompositePodGroup,
@@ -190,3 +191,32 @@ def test_a_placed_nominated_pod_is_not_counted_twice():
     state.assume(big, 0)
     pod = make_pod("p", requests={"cpu": 2}, priority=1)
     assert filter_with_nominated(fwk, CycleState(), pod, state, np.array([0]), Diagnosis()).tolist() == [True]
+
+
+class _PodGroupPostFilterAnswering:
+    """A PodGroupPostFilter plugin that answers a fixed status (upstream's runner tests use fakes
+    the same way)."""
+
+    def __init__(self, name, status):
+        self.name, self.status = name, status
+
+    def pod_group_post_filter(self, root, pods, state, scheduling_func):
+        return "outcome", self.status
+
+
+@pytest.mark.parametrize("status, expected", [
+    # an error is reported under the plugin's name, without the plugin's result
+    (Status(Code.ERROR, ("pod group preemption: failed to schedule other pod from a pod group: boom",)),
+     (None, Status(Code.ERROR, ('error in "Fake" PodGroupPostFilter plugins: pod group preemption: '
+                                 "failed to schedule other pod from a pod group: boom",), "Fake"))),
+    # rejections and success come back as the plugin gave them
+    (Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ("pod group preemption: No preemption victims found for incoming preemptor",)),
+     ("outcome", Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ("pod group preemption: No preemption victims found for incoming preemptor",)))),
+    (Status(Code.UNSCHEDULABLE, ("pod group preemption: minCount (1) cannot be satisfied: 0 scheduled, 0 remaining",)),
+     ("outcome", Status(Code.UNSCHEDULABLE, ("pod group preemption: minCount (1) cannot be satisfied: 0 scheduled, 0 remaining",)))),
+])
+def test_run_pod_group_post_filter_statuses(status, expected):
+    """RunPodGroupPostFilterPlugins (v1.37.0 framework/runtime/framework.go)."""
+    fwk = _framework()
+    fwk.pod_group_post_filter = [_PodGroupPostFilterAnswering("Fake", status)]
+    assert fwk.run_pod_group_post_filter(None, [], None, lambda: ([], Status())) == expected
