@@ -71,5 +71,13 @@ def error(*reasons: str, plugin: str = "") -> Status:
     return Status(Code.ERROR, tuple(reasons), plugin)
 
 
+_SKIPS: dict[str, Status] = {}
+
+
 def skip(plugin: str = "") -> Status:
-    return Status(Code.SKIP, (), plugin)
+    # A Status is immutable: every Skip of one plugin can be the same object (PreFilter and
+    # PreScore answer Skip several times for every pod).
+    status = _SKIPS.get(plugin)
+    if status is None:
+        status = _SKIPS[plugin] = Status(Code.SKIP, (), plugin)
+    return status

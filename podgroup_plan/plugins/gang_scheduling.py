@@ -15,7 +15,7 @@ from podgroup_plan.framework.interface import (
     PodGroupGate,
     PreEnqueuePlugin,
 )
-from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.framework.status import SUCCESS, Code, Status
 from podgroup_plan.model.objects import GANG, CompositePodGroup, Pod, PodGroup
 
 NAME = "GangScheduling"
@@ -44,6 +44,10 @@ def required_count(group: Group) -> int:
 class GangScheduling(PreEnqueuePlugin, PermitPlugin, PlacementFeasiblePlugin):
     name = NAME
 
+    def __init__(self, args=None, handle=None):
+        super().__init__(args, handle)
+        self._feasibility: dict[tuple[int, int, int], Status] = {}
+
     def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None) -> Status:
         """The gate a pending group member passes before it is ever tried. `known_pods` counts
         every pod of the group the scheduler knows, scheduled or not (AllPodsCount)."""
@@ -69,8 +73,17 @@ class GangScheduling(PreEnqueuePlugin, PermitPlugin, PlacementFeasiblePlugin):
     def placement_feasible(self, group: Group, progress: PlacementProgress) -> Status:
         m = required_count(group)
         s, r = progress.scheduled, progress.remaining
-        if s + r < m:
-            return Status(Code.UNSCHEDULABLE, (f"minCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining",), NAME)
-        if s < m:
-            return Status(Code.WAIT, (f"minCount ({m}) is not yet satisfied: {s} scheduled, {r} remaining",), NAME)
-        return Status()
+        if s >= m:
+            return SUCCESS
+        # asked after every pod of every gang: the (immutable) statuses are made once per counts
+        key = (m, s, r)
+        status = self._feasibility.get(key)
+        if status is None:
+            if s + r < m:
+                status = Status(Code.UNSCHEDULABLE, (f"minCount ({m}) cannot be satisfied: {s} scheduled, {r} remaining",), NAME)
+            else:
+                status = Status(Code.WAIT, (f"minCount ({m}) is not yet satisfied: {s} scheduled, {r} remaining",), NAME)
+            if len(self._feasibility) >= 4096:
+                self._feasibility.clear()
+            self._feasibility[key] = status
+        return status

@@ -128,7 +128,7 @@ def _schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarra
     totals = fwk.run_score(cs, pod, state, feasible)
     # argmax returns the first maximum; feasible is in node-name order, so ties go to the
     # node whose name sorts first (deviation from upstream's random tie-break).
-    return PodScheduleResult(pod, int(feasible[int(np.argmax(totals))]), Status(), diagnosis, view,
+    return PodScheduleResult(pod, int(feasible[totals.argmax()]), Status(), diagnosis, view,
                              feasible, sampled)
 
 
