@@ -74,6 +74,7 @@ class SchemaSet:
         self._validators: dict[tuple[str, str], Draft202012Validator] = {}
         self._checks: dict[tuple[str, str], Check | None] = {}
         self._compiler = CheckCompiler()
+        self._owned: dict[tuple[str, str], bool] = {}
 
     def kinds(self) -> list[str]:
         return sorted(self._versions)
@@ -91,11 +92,14 @@ class SchemaSet:
         Another group's kind of the same name (Kueue's `Workload`, Volcano's `PodGroup`) is not
         ours: it is ignored like any other unknown kind, not reported as a wrong version.
         """
-        versions = self._versions.get(kind)
-        if not versions:
-            return False
-        group = group_of(api_version)
-        return any(group_of(v) == group for v in versions)
+        known = self._owned.get((api_version, kind))
+        if known is None:
+            versions = self._versions.get(kind)
+            group = group_of(api_version)
+            known = bool(versions) and any(group_of(v) == group for v in versions)
+            if len(self._owned) < 4096:  # asked for every document: remembered per type
+                self._owned[(api_version, kind)] = known
+        return known
 
     def validator(self, api_version: str, kind: str) -> Draft202012Validator:
         v = self._validators.get((api_version, kind))
