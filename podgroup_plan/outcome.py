@@ -46,6 +46,8 @@ class Recorder:
         # group key -> (reason, message) of its latest cycle; "Scheduled" once any cycle succeeded
         self.group_outcome: dict[tuple[str, str], tuple[str, str]] = {}
         self.group_ever_scheduled: set[tuple[str, str]] = set()
+        # every pod the plan bound, in the order it did (queueing hints look at what was added)
+        self.bound_in_order: list[Pod] = []
         self.waiting_groups: dict[tuple[str, str], str] = {}
         self.ignored_groups: set[tuple[str, str]] = set()
         self.victims: dict[tuple[str, str], VictimResult] = {}
@@ -82,6 +84,7 @@ class Recorder:
             self.waiting_groups[group.key] = message
 
     def scheduled(self, pod: Pod, node: int) -> None:
+        self.bound_in_order.append(pod)
         self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED, node=self.state.node_names[node])
         if self.tracer is not None:
             self.tracer.outcome(pod, SCHEDULED, self.state.node_names[node], None)

@@ -26,6 +26,7 @@ from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.scheduling.hierarchy import LeafMemo
 from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.outcome import Recorder
+from podgroup_plan.plugins.inter_pod_affinity import matches_all_required_affinity_terms
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult, Preemptor
 from podgroup_plan.scheduling.columns import cluster_reads_columns_only
@@ -180,7 +181,14 @@ class _Passes:
             return self.commits > entity.failed_at_commit
         if self.evictions_version > entity.failed_at_version:
             return True
-        return bool(entity.failed_plugins & _HELPED_BY_BINDINGS)
+        helped = entity.failed_plugins & _HELPED_BY_BINDINGS
+        if helped != {"InterPodAffinity"}:
+            return bool(helped)
+        # InterPodAffinity's queueing hint for an added pod (isSchedulableAfterAssignedPodChange,
+        # v1.37.0) requeues only when that pod matches every required pod-affinity term of the
+        # failed pod: a pod held back by anti-affinity alone waits for an eviction.
+        added = self.record.bound_in_order[entity.failed_at_bound:]
+        return any(matches_all_required_affinity_terms(entity.pods[0], p) for p in added)
 
     def _placed_members(self, group: PodGroup) -> list[Pod]:
         return [p for p in self.members.get(group.key, ()) if self.state.node_of(p) is not None]
@@ -379,6 +387,7 @@ class _Passes:
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version
         entity.failed_at_commit = self.commits
+        entity.failed_at_bound = len(self.record.bound_in_order)
         entity.failed_plugins = plugins
 
 

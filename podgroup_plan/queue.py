@@ -40,8 +40,10 @@ class Entity:
     tree: TreeNode | None = None
     failed_at_version: int | None = None
     failed_plugins: set[str] = field(default_factory=set)
-    # the plan's count of cycles that bound or evicted something, when this entity last failed
+    # the plan's count of cycles that bound or evicted something, and of pods it bound, when
+    # this entity last failed
     failed_at_commit: int = -1
+    failed_at_bound: int = 0
 
 
 def _pre_enqueue_gates(fwk: Framework | None, pod: Pod) -> Status | None:

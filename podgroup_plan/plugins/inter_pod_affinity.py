@@ -133,6 +133,24 @@ def pod_terms(pod: Pod) -> list[tuple[str, AffinityTerm, int]]:
     return out
 
 
+def matches_all_required_affinity_terms(pod: Pod, added: Pod) -> bool:
+    """podMatchesAllAffinityTerms over `pod`'s required pod-affinity terms, as the queueing hint
+    for an added pod calls it (v1.37.0 isSchedulableAfterAssignedPodChange): False without any
+    such term; namespace labels are not looked up (the hint passes none), so only an empty
+    namespaceSelector selects another namespace."""
+    a = pod.affinity
+    if a is None or not a.pod_affinity_required:
+        return False
+    for term in a.pod_affinity_required:
+        t = resolve_term(pod, term)
+        if not label_selector_matches(t.selector, added.labels):
+            return False
+        if added.namespace not in t.namespaces and not (
+                t.namespace_selector is not None and t.namespace_selector.matches({})):
+            return False
+    return True
+
+
 class _TermPlacement:
     """Where the placed pods carrying one term are: node -> pods, and per domain of the term's
     topology key (`state.label_column`) the pods on nodes of that domain."""

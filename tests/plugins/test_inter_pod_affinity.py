@@ -18,6 +18,7 @@ from podgroup_plan.plugins.inter_pod_affinity import (
     ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
     InterPodAffinity,
+    matches_all_required_affinity_terms,
 )
 
 HOST = "kubernetes.io/hostname"
@@ -700,3 +701,25 @@ def test_matches_reference_implementation(cluster, hard, ignore_existing):
     assert run_filter(incoming, node_list, existing) == ref_filter(incoming, node_list, existing)
     args = InterPodAffinityArgs(hard_pod_affinity_weight=hard, ignore_preferred_terms_of_existing_pods=ignore_existing)
     assert run_score(incoming, existing, node_list, args) == ref_score(incoming, node_list, existing, args)
+
+
+@pytest.mark.parametrize("affinity, added, want", [
+    # no required pod-affinity term (anti-affinity or preferred only): never
+    (None, pod("a", POD_LABEL), False),
+    (aff(anti=[In("service", ["securityscan"], HOST)]), pod("a", POD_LABEL), False),
+    (aff(preferred=[W(1, In("service", ["securityscan"], HOST))]), pod("a", POD_LABEL), False),
+    # every required term must match
+    (aff(required=[In("service", ["securityscan"], HOST)]), pod("a", POD_LABEL), True),
+    (aff(required=[In("service", ["securityscan"], HOST), Exists("security", HOST)]), pod("a", POD_LABEL), False),
+    # the term's namespace: the owner's by default; a namespaceSelector is matched without the
+    # namespace's labels (the hint passes none), so only an empty one selects another namespace
+    (aff(required=[In("service", ["securityscan"], HOST)]), pod("a", POD_LABEL, ns="other"), False),
+    (aff(required=[term(R("service", "In", "securityscan"), topo=HOST, ns_selector=TEAM1)]),
+     pod("a", POD_LABEL, ns="subteam1.team1"), False),
+    (aff(required=[term(R("service", "In", "securityscan"), topo=HOST, ns_selector=LabelSelector())]),
+     pod("a", POD_LABEL, ns="subteam1.team1"), True),
+])
+def test_queueing_hint_for_an_added_pod(affinity, added, want):
+    """isSchedulableAfterAssignedPodChange for an added pod (v1.37.0): Queue only when the pod
+    matches all of the failed pod's required pod-affinity terms."""
+    assert matches_all_required_affinity_terms(pod("incoming", affinity=affinity), added) is want
