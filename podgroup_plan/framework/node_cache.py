@@ -27,7 +27,7 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict, ScorePlugin
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
-from podgroup_plan.state.derived import DerivedKey, Memo
+from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
 
 # Recompute everything when more than this share of the nodes changed (one big numpy pass is
 # cheaper than many small ones).
@@ -46,26 +46,11 @@ STATIC_PLUGINS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", 
 # Memo keys: (_ENTRY, signature, skips) -> CacheEntry; (_STATIC, static signature, skips) ->
 # (passed, fail_id) of the static layer.
 _ENTRY = "entry"
+# Up to this many changed rows, an entry's failure counts are corrected one row at a time;
+# beyond, they are counted again when next asked for.
+_COUNTED_ROWS = 64
 _STATIC = "static"
 _cache_ids = itertools.count()
-
-
-class HashedTuple(tuple):
-    """A tuple that computes its hash once. A signature nests frozen dataclasses (tolerations,
-    node selector terms, preferred terms) whose generated `__hash__` rehashes every field on
-    every call, and a signature is looked up several times per pod (its entry, its static
-    layer, the memo's bookkeeping). Equal to, and hashing like, the plain tuple."""
-
-    def __new__(cls, items):
-        self = super().__new__(cls, items)
-        self._hash = tuple.__hash__(self)
-        return self
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __reduce__(self):
-        return (HashedTuple, (tuple(self),))
 
 
 def pod_signature(pod: Pod) -> tuple:
@@ -98,6 +83,11 @@ class CacheEntry:
     n_resources: int
     passed: np.ndarray  # bool per node: passes every cached filter
     fail_id: np.ndarray  # int32 per node: index into the cache's failure table, -1 if passed
+    # Derived from fail_id and kept with it, so that a pod's diagnosis over every node needs
+    # neither a count nor a gather: each node's status code (0 passed), and the number of
+    # nodes per failure id (None: not known, counted when asked; zero counts may remain).
+    codes: np.ndarray | None = None
+    counts: dict[int, int] | None = None
     score_version: int = -1  # state.version the raw scores reflect (-1: never computed)
     raw: dict[str, np.ndarray] = field(default_factory=dict)  # plugin -> raw score per node
     # Weighted sum of the scorers that need no normalisation (their raw score is final), so
@@ -108,7 +98,7 @@ class CacheEntry:
     key: tuple = ()  # its key in the cache's memo
 
     def size(self) -> int:
-        total = self.passed.nbytes + self.fail_id.nbytes
+        total = self.passed.nbytes + self.fail_id.nbytes + self.codes.nbytes
         for values in self.raw.values():
             total += values.nbytes
         if self.plain_sum is not None:
@@ -144,18 +134,40 @@ class NodeLocalCache:
         key = (_ENTRY, signature, frozenset(skipped))
         e = memo.get(key)
         if e is None or e.n_resources != len(state.resource_names):
-            passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
-            e = CacheEntry(state.version, len(state.resource_names), passed, fail_id, key=key)
+            e = CacheEntry(state.version, len(state.resource_names), *self._filter_all(cs, pod, state, skipped, signature[0]),
+                           key=key)
             e.nbytes = e.size()
             memo.put(key, e, e.nbytes)
         elif e.version != state.version:
             rows = _changed_rows(state, e.version)
             if rows is None:
-                e.passed, e.fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, signature[0])
+                e.passed, e.fail_id, e.codes, e.counts = self._filter_all(cs, pod, state, skipped, signature[0])
             elif len(rows):
-                e.passed[rows], e.fail_id[rows] = self._filter_rows(cs, pod, state, rows, skipped, signature[0])
+                passed, fail_id = self._filter_rows(cs, pod, state, rows, skipped, signature[0])
+                counts = e.counts
+                if counts is not None and len(rows) <= _COUNTED_ROWS:
+                    for fid in e.fail_id[rows].tolist():
+                        if fid >= 0:
+                            counts[fid] -= 1
+                    for fid in fail_id.tolist():
+                        if fid >= 0:
+                            counts[fid] = counts.get(fid, 0) + 1
+                else:
+                    e.counts = None
+                e.passed[rows] = passed
+                e.fail_id[rows] = fail_id
+                e.codes[rows] = self.shifted_codes().take(fail_id + 1)
             e.version = state.version
         return e
+
+    def counts(self, e: CacheEntry) -> dict[int, int]:
+        """Nodes per failure id over every node for entry `e` as it stands (zero counts may
+        appear: skip them)."""
+        if e.counts is None:
+            binned = np.bincount(e.fail_id + 1, minlength=1)
+            ids = np.flatnonzero(binned[1:])
+            e.counts = dict(zip(ids.tolist(), binned[ids + 1].tolist()))
+        return e.counts
 
     def raw_scores(
         self, e: CacheEntry, cs: CycleState, pod: Pod, state: ClusterState,
@@ -175,7 +187,7 @@ class NodeLocalCache:
         else:
             return
         target = state.all_nodes if rows is None else rows
-        plain_part = np.zeros(len(target), dtype=np.int64)
+        plain_part = None
         for p, weight in plugins:
             values = np.asarray(p.score(cs, pod, state, target), dtype=np.int64)
             if rows is None:
@@ -183,7 +195,12 @@ class NodeLocalCache:
             else:
                 e.raw[p.name][rows] = values
             if p.name in plain:
-                plain_part += weight * values
+                if plain_part is None:  # the first: a copy (values is kept in e.raw)
+                    plain_part = values * weight if weight != 1 else values.copy()
+                else:
+                    plain_part += values * weight if weight != 1 else values
+        if plain_part is None:
+            plain_part = np.zeros(len(target), dtype=np.int64)
         if rows is None:
             e.plain_sum = plain_part
             e.nbytes = e.size()
@@ -235,9 +252,30 @@ class NodeLocalCache:
         memo = self._memo = state.memo(self.key, self.max_bytes)
         return memo
 
-    def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple[np.ndarray, np.ndarray]:
-        """(passed, fail_id) of the static filters over all nodes, shared by every signature
-        whose static part is `static_signature`."""
+    def _filter_all(self, cs, pod, state, skipped, static_signature: tuple):
+        """(passed, fail_id, codes, counts) over every node: `_filter_rows` plus the codes and
+        counts, taken from the static layer's and corrected only where the other cached filters
+        rejected nodes (usually none or few)."""
+        static_passed, _, static_codes, static_counts = self._static_layer(cs, pod, state, skipped, static_signature)
+        passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, static_signature)
+        codes = static_codes.copy()
+        counts = dict(static_counts)
+        dynamic = np.flatnonzero(static_passed & ~passed)
+        if len(dynamic):
+            ids = fail_id[dynamic]
+            codes[dynamic] = self.shifted_codes().take(ids + 1)
+            if len(dynamic) <= _COUNTED_ROWS:
+                for fid in ids.tolist():
+                    counts[fid] = counts.get(fid, 0) + 1
+            else:
+                binned = np.bincount(ids)
+                for fid in np.flatnonzero(binned).tolist():
+                    counts[fid] = counts.get(fid, 0) + int(binned[fid])
+        return passed, fail_id, codes, counts
+
+    def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple:
+        """(passed, fail_id, codes, counts) of the static filters over all nodes, shared by
+        every signature whose static part is `static_signature`."""
         skips = frozenset(p.name for p in self.static_filters if p.name in skipped)
         key = (_STATIC, static_signature, skips)
         memo = self._bind(state)
@@ -255,7 +293,10 @@ class NodeLocalCache:
             if newly.any():
                 self._record(plugin.name, verdict, newly, fail_id)
                 passed &= verdict.passed
-        found = (passed, fail_id)
+        binned = np.bincount(fail_id + 1, minlength=1)
+        ids = np.flatnonzero(binned[1:])
+        counts = dict(zip(ids.tolist(), binned[ids + 1].tolist()))
+        found = (passed, fail_id, self.shifted_codes().take(fail_id + 1), counts)
         memo.put(key, found, _static_size(found))
         return found
 
@@ -264,7 +305,7 @@ class NodeLocalCache:
     ) -> tuple[np.ndarray, np.ndarray]:
         """(passed, fail_id) at `rows`: the static layer's verdict, then each other cached
         filter in order on the rows still passing (upstream stops at a node's first failure)."""
-        static_passed, static_fail = self._static_layer(cs, pod, state, skipped, static_signature)
+        static_passed, static_fail, _, _ = self._static_layer(cs, pod, state, skipped, static_signature)
         if rows is state.all_nodes:
             alive, fail_id = static_passed.copy(), static_fail.copy()
         else:
@@ -323,8 +364,8 @@ class NodeLocalCache:
             fail_id[where] = ids[failed]
 
 
-def _static_size(found: tuple[np.ndarray, np.ndarray]) -> int:
-    return found[0].nbytes + found[1].nbytes
+def _static_size(found: tuple) -> int:
+    return found[0].nbytes + found[1].nbytes + found[2].nbytes + 16 * len(found[3])
 
 
 def _changed_rows(state: ClusterState, since: int) -> np.ndarray | None:

@@ -133,6 +133,7 @@ class Framework:
         self._cached_filters = self.filter[:n_local]
         self._other_filters = self.filter[n_local:]
         self._cached_scorers = {p.name for p, _ in self.score if p.name in registry.NODE_LOCAL_PLUGINS}
+        self._score_plans: dict[tuple, tuple] = {}  # see _score_plan
         self.cache = NodeLocalCache(self._cached_filters, [p for p, _ in self.score if p.name in self._cached_scorers])
 
     @property
@@ -218,45 +219,49 @@ class Framework:
         else:
             entry = self.cache.filter_entry(self._signature(cs, pod), cs, pod, state, cached_skips)
             cs.write(CACHE_ENTRY_KEY, entry)
-            if view is state.all_nodes:  # the usual single-pod cycle: copies, not gathers
-                alive = entry.passed.copy()
-                fail_id = entry.fail_id  # read only
-            else:
+        if not fresh and view is state.all_nodes:
+            # The usual single-pod cycle: the entry keeps every node's code and the count per
+            # failure id, so the diagnosis costs two copies.
+            alive = entry.passed.copy()
+            codes = entry.codes.copy()
+            counts = self.cache.counts(entry)
+            ids = sorted(fid for fid, count in counts.items() if count)
+        else:
+            if not fresh:
                 alive = entry.passed[view]
                 fail_id = entry.fail_id[view]
-        # Failure ids are small integers (the cache's failure table): count them with one
-        # bincount (shifted so that -1, passed, lands in bin 0) rather than a sort, and look the
-        # codes up in one gather. Ids in ascending order, so reasons are added in the same order.
-        shifted = fail_id + 1
-        counts = np.bincount(shifted, minlength=1)
-        if counts[0] != len(view):
-            ids = np.flatnonzero(counts)
-            for fid, count in zip(ids.tolist(), counts[ids].tolist()):
-                if fid == 0:
-                    continue
-                plugin, reasons, _ = self.cache.failures[fid - 1]
-                diagnosis.unschedulable_plugins.add(plugin)
-                for reason in reasons:
-                    diagnosis.add(reason, count)
-            codes = self.cache.shifted_codes().take(shifted)
-        else:
-            codes = np.zeros(len(view), dtype=np.int8)
+            # Failure ids are small integers (the cache's failure table): count them with one
+            # bincount (shifted so that -1, passed, lands in bin 0) rather than a sort, and look
+            # the codes up in one gather.
+            shifted = fail_id + 1
+            binned = np.bincount(shifted, minlength=1)
+            found = np.flatnonzero(binned[1:])
+            ids = found.tolist()
+            counts = dict(zip(ids, binned[found + 1].tolist()))
+            codes = self.cache.shifted_codes().take(shifted) if ids else np.zeros(len(view), dtype=np.int8)
+        # ids ascending, so the reasons are added in the same order whichever way they came
+        for fid in ids:
+            plugin, reasons, _ = self.cache.failures[fid]
+            diagnosis.unschedulable_plugins.add(plugin)
+            count = counts[fid]
+            for reason in reasons:
+                diagnosis.add(reason, count)
         for plugin in self._other_filters:
             if plugin.name in skipped or not alive.any():
                 continue
             verdict = plugin.filter(cs, pod, state, view)
-            newly = alive & ~verdict.passed
+            newly = alive > verdict.passed  # alive and not passed
             if not newly.any():
                 continue
             diagnosis.unschedulable_plugins.add(plugin.name)
             for failure in verdict.failures:
                 hit = failure.mask & newly
-                count = int(hit.sum())
+                count = np.count_nonzero(hit)
                 if count:
                     for reason in failure.reasons:
                         diagnosis.add(reason, count)
-                    codes[hit] = np.maximum(codes[hit], int(failure.code))
-            alive = alive & verdict.passed
+                    np.maximum(codes, int(failure.code), out=codes, where=hit)
+            alive &= verdict.passed  # `alive` is this call's own array
         diagnosis.node_codes = codes
         return alive
 
@@ -272,23 +277,22 @@ class Framework:
 
     def run_score(self, cs: CycleState, pod: Pod, state: ClusterState, feasible: np.ndarray) -> np.ndarray:
         """Weighted total score per node of `feasible` (int64)."""
-        skipped: set[str] = set()
+        skipped = []
         for plugin in self.pre_score:
             status = plugin.pre_score(cs, pod, state, feasible)
             if status.is_skip():
-                skipped.add(plugin.name)
-        total = np.zeros(len(feasible), dtype=np.int64)
+                skipped.append(plugin.name)
         entry = cs.read(CACHE_ENTRY_KEY)
-        cached = [(p, w) for p, w in self.score if p.name in self._cached_scorers and p.name not in skipped]
-        summed: frozenset[str] = frozenset()
-        if cached and entry is not None:
-            summed = frozenset(p.name for p, _ in cached if type(p).normalize is ScorePlugin.normalize)
+        cached, summed, rest = self._score_plan(frozenset(skipped), entry is not None)
+        if summed:
             self.cache.raw_scores(entry, cs, pod, state, cached, summed)
-            total += entry.plain_sum[feasible]
-        for plugin, weight in self.score:
-            if plugin.name in skipped or plugin.name in summed:
-                continue
-            if plugin.name in self._cached_scorers and entry is not None:
+            total = entry.plain_sum[feasible]  # a gather: this call's own array
+        else:
+            if cached:
+                self.cache.raw_scores(entry, cs, pod, state, cached, summed)
+            total = np.zeros(len(feasible), dtype=np.int64)
+        for plugin, weight, from_cache in rest:
+            if from_cache:
                 raw = entry.raw[plugin.name][feasible]
             else:
                 raw = plugin.score(cs, pod, state, feasible)
@@ -297,8 +301,26 @@ class Framework:
                 raise AssertionError(
                     f"plugin {plugin.name} returned a score outside [0, {MAX_NODE_SCORE}]"
                 )
-            total += scores * weight
+            total += scores * weight if weight != 1 else scores
         return total
+
+    def _score_plan(self, skipped: frozenset[str], have_entry: bool) -> tuple:
+        """For one set of PreScore-skipped plugins: (the cached scorers with weights, those of
+        them summed without normalisation, the other (plugin, weight, from the cache) in
+        profile order), worked out once per set instead of for every pod."""
+        key = (skipped, have_entry)
+        plan = self._score_plans.get(key)
+        if plan is None:
+            cached = [(p, w) for p, w in self.score if p.name in self._cached_scorers and p.name not in skipped]
+            summed: frozenset[str] = frozenset()
+            if cached and have_entry:
+                summed = frozenset(p.name for p, _ in cached if type(p).normalize is ScorePlugin.normalize)
+            else:
+                cached = []
+            rest = [(p, w, have_entry and p.name in self._cached_scorers) for p, w in self.score
+                    if p.name not in skipped and p.name not in summed]
+            plan = self._score_plans[key] = (cached, summed, rest)
+        return plan
 
     # ----- PreEnqueue and QueueSort -----------------------------------------------------------
 

@@ -43,6 +43,7 @@ from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreSco
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.helper import few_rows
+from podgroup_plan.state.derived import HashedTuple
 from podgroup_plan.plugins.node_resources_fit import node_score_amounts, pod_score_requests
 
 
@@ -131,6 +132,9 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
     def __init__(self, args: NodeResourcesBalancedAllocationArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeResourcesBalancedAllocationArgs(), handle)
         self._resources = tuple(self.args.resources)
+        # column key per set of scored resource positions, built once: hashing the resource
+        # specs (frozen dataclasses) anew for every pod cost more than the lookup itself
+        self._column_keys: dict[tuple[int, ...], tuple] = {}
 
     def pre_score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> Status:
         pod_req = pod_score_requests(pod, self._resources, use_requested=True)
@@ -149,7 +153,10 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
             return np.full(m, MAX_NODE_SCORE // 2 + MAX_NODE_SCORE // 4, dtype=np.int64)  # 100 vs 100
         # The balance without the pod depends on the nodes alone: one column per set of scored
         # resources, kept current row by row as pods land (not recomputed for every pod).
-        key = (self.name, self._resources, tuple(i for i, _, _ in amounts))
+        positions = tuple(i for i, _, _ in amounts)
+        key = self._column_keys.get(positions)
+        if key is None:
+            key = self._column_keys[positions] = HashedTuple((self.name, self._resources, positions))
 
         def without(rows: np.ndarray) -> np.ndarray:
             at = node_score_amounts(state, rows, self._resources, pod_req, use_requested=True)

@@ -145,3 +145,21 @@ class Memo:
 
     def keys(self) -> Iterator[Hashable]:
         return iter(self._entries)
+
+
+class HashedTuple(tuple):
+    """A tuple that computes its hash once, for keys looked up many times: the generated
+    `__hash__` of frozen dataclasses (tolerations, selector terms, resource specs) rehashes
+    every field on every call. Equal to, and hashing like, the plain tuple (the framework's pod
+    signature is one: framework/node_cache.py)."""
+
+    def __new__(cls, items):
+        self = super().__new__(cls, items)
+        self._hash = tuple.__hash__(self)
+        return self
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        return (HashedTuple, (tuple(self),))
