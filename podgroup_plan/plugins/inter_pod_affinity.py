@@ -51,6 +51,7 @@ from podgroup_plan.plugins.helper.pod_match_counts import (
     namespace_labels_token,
     pod_match_domain_counts,
 )
+from podgroup_plan.framework.node_cache import HashedTuple
 from podgroup_plan.state.derived import DerivedKey, Memo
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -269,7 +270,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def __init__(self, args: InterPodAffinityArgs | None = None, handle=None):
         super().__init__(args if args is not None else InterPodAffinityArgs(), handle)
         self._ns_map = self.handle.namespace_labels
-        self._ns_token = namespace_labels_token(self._ns_map)
+        # hashed once: part of the keys of every lookup
+        self._ns_token = HashedTuple(namespace_labels_token(self._ns_map))
 
     # ----- helpers ---------------------------------------------------------------------------
 
@@ -324,9 +326,16 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         """None when upstream's PreFilter returns Skip: no existing pod's required anti-affinity
         matches the pod and the pod has no required terms."""
         a = pod.affinity
-        if (a is None or not (a.pod_affinity_required or a.pod_anti_affinity_required)) \
-                and not self._existing(state).order[REQUIRED_ANTI_AFFINITY]:
-            return None  # nothing to check either way (the common case): Skip
+        if a is None or not (a.pod_affinity_required or a.pod_anti_affinity_required):
+            # Skip unless an existing pod's required anti-affinity term matches the pod (the
+            # common case: nothing to check either way).
+            existing_terms = self._existing(state)
+            if not existing_terms.order[REQUIRED_ANTI_AFFINITY]:
+                return None
+            kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
+            if not any(kind_terms[sig].nodes for sig in existing_terms.matching(
+                    REQUIRED_ANTI_AFFINITY, pod, self._ns_map, self._ns_token)):
+                return None
         # Results by pod input, valid for one state version (dropped on any change); the
         # namespace labels belong to the key as profiles' handles could differ.
         cache = state.memo(_PRE_FILTER_MEMO).stamp(state.version)

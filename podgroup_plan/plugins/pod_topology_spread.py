@@ -350,6 +350,30 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             return present, int(present.sum())
         return state.memo(_ELIGIBLE_MEMO).get(("present", key, ekey), compute)
 
+    def _buckets(self, state: "ClusterState", key: str) -> np.ndarray:
+        """PreScore's domain per node: the label value's code, with the nodes without the
+        label in the "" domain (a code of its own when no node is labelled "")."""
+        def compute() -> np.ndarray:
+            codes, values = state.label_column(key)
+            empty = values.index("") if "" in values else len(values)
+            return np.where(codes >= 0, codes, empty)
+        return state.memo(_ELIGIBLE_MEMO).get(("buckets", key), compute)
+
+    def _bucket_sums(
+        self, state: "ClusterState", pod: Pod, c: SpreadConstraint, eligible: np.ndarray, ekey: tuple,
+        bucket: np.ndarray, size: int,
+    ) -> np.ndarray | None:
+        """Live per-bucket counts (do not modify) of the placed pods matching the
+        constraint's selector on the eligible nodes; None when the selector counts nothing."""
+        if _selector_counts_nothing(c.selector):
+            return None
+
+        def node_domain() -> tuple[np.ndarray, int]:
+            return np.where(eligible, bucket, -1), size
+
+        clause = ((frozenset((pod.namespace,)), None, c.selector),)
+        return pod_match_domain_counts(state, clause, (c.topology_key, ekey, "buckets"), node_domain).sums
+
     def _filled_codes(self, state: "ClusterState", key: str) -> np.ndarray:
         """Per node its domain code, or the number of domains (one slot past the last domain)
         for a node without the label: one gather then answers for every node."""
@@ -453,31 +477,30 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             ignored = np.zeros(len(feasible), dtype=bool)
         scored = feasible[~ignored]
         score = np.zeros(len(feasible), dtype=np.float64)
-        for c, (eligible, _) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
+        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
             codes, values = state.label_column(c.topology_key)
-            counts = self._counts(state, pod, c.selector)
-            on_feasible = codes[feasible] >= 0
             if c.topology_key == LABEL_HOSTNAME:
                 weight = go_log(float(len(scored) + 2))
+                counts = self._counts(state, pod, c.selector)
                 cnt = counts[feasible] if counts is not None else np.zeros(len(feasible), dtype=np.int64)
             else:
                 # A node without the label counts in the "" domain (only possible without
                 # require_all); a node labelled "" shares it.
-                empty = values.index("") if "" in values else len(values)
-                bucket = np.where(codes >= 0, codes, empty)
-                size = len(values) + 1
-                domain_seen = np.zeros(size, dtype=bool)
+                bucket = self._buckets(state, c.topology_key)
+                domain_seen = np.zeros(len(values) + 1, dtype=bool)
                 domain_seen[bucket[scored]] = True
                 weight = go_log(float(int(domain_seen.sum()) + 2))
-                counted = eligible & domain_seen[bucket]
-                if counts is None:
-                    sums = np.zeros(size, dtype=np.int64)
-                else:
-                    sums = np.bincount(bucket[counted], weights=counts[counted], minlength=size).astype(np.int64)
-                cnt = sums[bucket[feasible]]
+                # Upstream counts the eligible nodes of the domains seen: a scored node's
+                # domain is seen, so its count is its domain's count over all eligible nodes
+                # (kept current from the undo log); ignored nodes are zeroed below.
+                sums = self._bucket_sums(state, pod, c, eligible, ekey, bucket, len(values) + 1)
+                cnt = sums[bucket[feasible]] if sums is not None else np.zeros(len(feasible), dtype=np.int64)
             # score += float64(cnt)*weight + float64(maxSkew-1), only where the node has the key
             term = cnt.astype(np.float64) * weight + float(c.max_skew - 1)
-            score = np.where(on_feasible, score + term, score)
+            if require_all:  # every node not ignored has the key
+                score += term
+            else:
+                score = np.where(codes[feasible] >= 0, score + term, score)
         raw = go_round(score)
         raw[ignored] = 0
         cs.write(PRE_SCORE_KEY, _PreScoreState(ignored, raw))

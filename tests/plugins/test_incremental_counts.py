@@ -23,6 +23,7 @@ from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.model.objects import (
     Affinity,
     PodAffinityTerm,
+    SpreadSelector,
     Toleration,
     TopologySpreadConstraint,
     WeightedPodAffinityTerm,
@@ -35,7 +36,10 @@ from podgroup_plan.state.cluster import ClusterState
 
 ZONE, RACK, HOST = "topology.kubernetes.io/zone", "rack", "kubernetes.io/hostname"
 NAMESPACES = {"default": {"team": "a"}, "other": {"team": "b"}}
-HANDLE = Handle(namespace_labels=NAMESPACES)
+# A Service selecting app=a: pods without constraints of their own get the system default
+# spreading (hostname and zone, ScheduleAnyway, nodes without the labels included).
+HANDLE = Handle(namespace_labels=NAMESPACES, spread_selectors=(
+    SpreadSelector("Service", "default", "svc-a", LabelSelector(match_labels=(("app", "a"),))),))
 
 
 def _selector(rng: random.Random) -> LabelSelector:
