@@ -33,6 +33,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 )
 
@@ -186,12 +187,19 @@ func (in *Input) addDocument(name string, raw []byte) error {
 	case *schedulingv1beta1.PodGroup:
 		in.PodGroups = append(in.PodGroups, o)
 	case *schedulingv1alpha3.PodGroup:
-		// kube-scheduler watches v1beta1 PodGroups; the API server would serve this one so.
-		beta, err := legacyscheme.Scheme.ConvertToVersion(o, schedulingv1beta1.SchemeGroupVersion)
-		if err != nil {
+		// kube-scheduler watches v1beta1 PodGroups; the API server would serve this one so,
+		// converting through the internal version (the scheme has no direct
+		// v1alpha3 -> v1beta1 conversion, only each version to and from the internal one).
+		var internal scheduling.PodGroup
+		beta := &schedulingv1beta1.PodGroup{}
+		if err := legacyscheme.Scheme.Convert(o, &internal, nil); err != nil {
 			return fmt.Errorf("%s: PodGroup %s/%s: %w", name, o.Namespace, o.Name, err)
 		}
-		in.PodGroups = append(in.PodGroups, beta.(*schedulingv1beta1.PodGroup))
+		if err := legacyscheme.Scheme.Convert(&internal, beta, nil); err != nil {
+			return fmt.Errorf("%s: PodGroup %s/%s: %w", name, o.Namespace, o.Name, err)
+		}
+		beta.APIVersion, beta.Kind = schedulingv1beta1.SchemeGroupVersion.String(), "PodGroup"
+		in.PodGroups = append(in.PodGroups, beta)
 	case *schedulingv1alpha3.CompositePodGroup:
 		in.CompositePodGroups = append(in.CompositePodGroups, o)
 	default:

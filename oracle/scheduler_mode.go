@@ -61,6 +61,15 @@ type groupOutcomeJSON struct {
 	Conditions []conditionJSON `json:"conditions"`
 }
 
+// compositeOutcomeJSON: a CompositePodGroup's status conditions as the fake API server holds
+// them at the end. v1.37 writes none (its cycle patches PodGroups only), so a non-empty list
+// would be news the planner's own CompositePodGroup status does not model.
+type compositeOutcomeJSON struct {
+	Namespace  string          `json:"namespace"`
+	Name       string          `json:"name"`
+	Conditions []conditionJSON `json:"conditions"`
+}
+
 type victimJSON struct {
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
@@ -79,7 +88,9 @@ type schedulerReport struct {
 	SchedulingSeconds float64            `json:"schedulingSeconds"`
 	Pods              []podOutcomeJSON   `json:"pods"`
 	PodGroups         []groupOutcomeJSON `json:"podGroups"`
-	Victims           []victimJSON       `json:"victims"`
+	// CompositePodGroups: every one the input holds, with its conditions (none in v1.37).
+	CompositePodGroups []compositeOutcomeJSON `json:"compositePodGroups"`
+	Victims            []victimJSON           `json:"victims"`
 }
 
 type schedulerOptions struct {
@@ -453,6 +464,22 @@ func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending 
 	}
 	sort.Slice(report.PodGroups, func(i, j int) bool {
 		return key(report.PodGroups[i].Namespace, report.PodGroups[i].Name) < key(report.PodGroups[j].Namespace, report.PodGroups[j].Name)
+	})
+	report.CompositePodGroups = []compositeOutcomeJSON{}
+	composites, err := c.Client.SchedulingV1alpha3().CompositePodGroups("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, g := range composites.Items {
+		out := compositeOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: []conditionJSON{}}
+		for _, cond := range g.Status.Conditions {
+			out.Conditions = append(out.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
+		}
+		report.CompositePodGroups = append(report.CompositePodGroups, out)
+	}
+	sort.Slice(report.CompositePodGroups, func(i, j int) bool {
+		a, b := report.CompositePodGroups[i], report.CompositePodGroups[j]
+		return key(a.Namespace, a.Name) < key(b.Namespace, b.Name)
 	})
 	return nil
 }

@@ -102,12 +102,13 @@ def _compare_schedule(o: dict, p: dict) -> list[str]:
 
 
 def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Mapping[str, bool],
-                      known: set[str] | None = None) -> list[str]:
+                      known: set[str] | None = None, documents: list[dict] | None = None) -> list[str]:
     """`scheduler` mode: the oracle ran with --tie-break=name (the planner's tie rule, README
     deviation), so every decision compares exactly: each pending pod's node, or its status,
-    reason and message to the character; each PodGroup's conditions; the victims. Texts go
-    through the exclusion rules first (oracle side) and the known planner mismatches (planner
-    side, collected into `known`)."""
+    reason and message to the character; each PodGroup's conditions; each CompositePodGroup
+    (`_compare_composites`, which needs the input `documents` for the tree links); the victims.
+    Texts go through the exclusion rules first (oracle side) and the known planner mismatches
+    (planner side, collected into `known`)."""
     known = set() if known is None else known
     oracle = _normalised_oracle(oracle, gates, known)
     planner = _normalised_planner(planner, known)
@@ -130,6 +131,7 @@ def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Ma
         theirs = [{f: c[f] for f in ("type", "status", "reason", "message")} for c in p["conditions"]]
         if o["conditions"] != theirs:
             problems.append(f"PodGroup {k[0]}/{k[1]} conditions: oracle {o['conditions']}, planner {theirs}")
+    problems += _compare_composites(oracle, planner, gates, documents or [])
     o_victims = sorted((v["namespace"], v["name"]) for v in oracle["victims"])
     p_victims = sorted((v["namespace"], v["name"]) for v in planner["victims"])
     if o_victims != p_victims:
@@ -184,4 +186,58 @@ def _compare_pod_outcome(o: dict, p: dict) -> list[str]:
         out.append(f"message: kube-scheduler {cond['message']!r}, planner {p['message']!r}")
     if (o["nominatedNode"] or None) != (p.get("nominatedNode") or None):
         out.append(f"nominated node: kube-scheduler {o['nominatedNode']}, planner {p.get('nominatedNode')}")
+    return out
+
+
+def _compare_composites(oracle: dict, planner: dict, gates: Mapping[str, bool], documents: list[dict]) -> list[str]:
+    """CompositePodGroups. v1.37 writes no condition on them (its cycle patches leaf PodGroups
+    only: schedule_one_podgroup.go, submitPodGroupAlgorithmResult skips composites), while the
+    planner gives each one a status of its own (README deviations, "CompositePodGroups get a
+    planner status"). So: kube-scheduler must have written nothing (anything else is news the
+    planner does not model), the plan must list every one, and the planner's status must agree
+    with what kube-scheduler did below it. A leaf succeeds only inside a cycle where every
+    ancestor succeeded (a failed parent's status is copied down onto every child,
+    completeCompositePodGroupAlgorithmResultMap), and a successful CompositePodGroup has at least
+    one successful child (minGroupCount >= 1, 1 for basic): so a CompositePodGroup is
+    `Scheduled` in the plan exactly when some leaf PodGroup below it has kube-scheduler's
+    `PodGroupInitiallyScheduled=True`. With the CompositePodGroup gate off the planner says
+    `Ignored` and leaves are scheduled on their own."""
+    out: list[str] = []
+    if "compositePodGroups" not in oracle:
+        return out
+    parents: dict[tuple[str, str, str], tuple[str, str] | None] = {}
+    for doc in documents:
+        if doc.get("kind") in ("CompositePodGroup", "PodGroup"):
+            meta, spec = doc["metadata"], doc.get("spec", {})
+            ns = meta.get("namespace", "default")
+            parent = spec.get("parentCompositePodGroupName")
+            parents[(doc["kind"], ns, meta["name"])] = (ns, parent) if parent else None
+    scheduled_leaves = {(g["namespace"], g["name"]) for g in oracle["podGroups"]
+                        if any(c["type"] == "PodGroupInitiallyScheduled" and c["status"] == "True"
+                               for c in g["conditions"])}
+    succeeded_below: set[tuple[str, str]] = set()
+    for ns, name in scheduled_leaves:
+        up = parents.get(("PodGroup", ns, name))
+        seen: set[tuple[str, str]] = set()
+        while up is not None and up not in seen:
+            seen.add(up)
+            succeeded_below.add(up)
+            up = parents.get(("CompositePodGroup", *up))
+    mine = {(c["namespace"], c["name"]): c for c in planner.get("compositePodGroups", [])}
+    for o in oracle["compositePodGroups"]:
+        k = (o["namespace"], o["name"])
+        if o["conditions"]:
+            out.append(f"CompositePodGroup {k[0]}/{k[1]}: kube-scheduler wrote conditions {o['conditions']}")
+        p = mine.get(k)
+        if p is None:
+            out.append(f"CompositePodGroup {k[0]}/{k[1]}: not in the plan")
+            continue
+        if not gates.get("CompositePodGroup", True):
+            if p["status"] != "Ignored":
+                out.append(f"CompositePodGroup {k[0]}/{k[1]}: gate off, planner says {p['status']}")
+            continue
+        if (p["status"] == "Scheduled") != (k in succeeded_below):
+            below = "a leaf below it scheduled" if k in succeeded_below else "no leaf below it scheduled"
+            out.append(f"CompositePodGroup {k[0]}/{k[1]}: kube-scheduler has {below}, planner: "
+                       f"{p['status']} {p.get('message')!r}")
     return out

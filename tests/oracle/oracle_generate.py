@@ -390,3 +390,152 @@ def disruption_budgets(draw) -> list[dict]:
 def json_copy(doc: dict) -> dict:
     import json
     return json.loads(json.dumps(doc))
+
+
+RACK = "example.com/rack"
+SCHEDULING_API = "scheduling.k8s.io/v1alpha3"  # the one CompositePodGroup version v1.37.2 serves
+
+
+@st.composite
+def tree_cases(draw) -> dict:
+    """CompositePodGroup trees (KEP-6012) beside a few lone pods, for scheduler mode: one or
+    two trees of depth 2 or 3 (root = 1, leaf PodGroups included: a root CompositePodGroup over
+    leaf PodGroups, and now and then a middle CompositePodGroup with leaves of its own), gang
+    or basic at every level (minGroupCount, minCount; now and then one the tree cannot meet,
+    so the quorum gate holds it), topology constraints at any level (zone, rack, disk, hostname;
+    racks inside zones, some nodes without a rack label). CompositePodGroups are
+    `scheduling.k8s.io/v1alpha3`, the only version both the planner and v1.37.2 read; leaf
+    PodGroups v1beta1 or v1alpha3. Siblings' creationTimestamps may tie or run against their
+    names, since that order (time, then name) decides which child the cycle tries first.
+    Every tree is valid (one Workload, depth within WorkloadMaxTreeDepth, no cycle): the
+    planner's `Invalid` trees are its own deviation (README) and not generated."""
+    n_nodes = draw(st.integers(1, 6))
+    node_docs = draw(nodes(n_nodes))
+    for n in node_docs:
+        zone = n["metadata"]["labels"][ZONE]
+        if draw(st.integers(0, 5)):
+            n["metadata"]["labels"][RACK] = f"{zone}-r{draw(st.integers(0, 1))}"
+    names = [n["metadata"]["name"] for n in node_docs]
+    docs = list(node_docs)
+    for i in range(draw(st.integers(0, 3))):
+        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
+    clock = 0
+    for i in range(draw(st.integers(0, 2))):
+        p = draw(pod(_name("single", i), None, pending=True))
+        p["metadata"]["creationTimestamp"] = _timestamp(clock)
+        clock += 1
+        docs.append(p)
+    for t in range(draw(st.integers(1, 2))):
+        tree, clock = draw(composite_tree(t, clock))
+        docs += tree
+    docs += draw(extras())
+    docs += draw(disruption_budgets())
+    return {"documents": docs, "config": draw(scheduler_config())}
+
+
+def _topology(draw, keys: list[str]) -> dict:
+    if draw(st.integers(0, 2)) == 0:
+        return {"schedulingConstraints": {"topology": [{"key": draw(st.sampled_from(keys))}]}}
+    return {}
+
+
+@st.composite
+def composite_tree(draw, t: int, clock: int) -> tuple[list[dict], int]:
+    """One tree `tree-<t>`: its CompositePodGroups, leaf PodGroups and their pods; returns the
+    documents and the next free clock tick. Every object of the tree and its pods share one
+    priority (v1.37's validatePodGroup checks the pods against the root), except now and then
+    one root whose pods do not (the validation error)."""
+    ns = draw(st.sampled_from(NAMESPACES))
+    priority = draw(st.sampled_from([0, 100]))
+    root_priority = priority if draw(st.integers(0, 9)) else 1000
+    docs: list[dict] = []
+    template = draw(pod("template", None, pending=True))
+
+    def composite(name: str, parent: str | None, children: int, keys: list[str], stamp: int) -> None:
+        if draw(st.integers(0, 3)) == 0:
+            policy: dict = {"basic": {}}
+        else:
+            # one more than the children now and then: the quorum is never met
+            policy = {"gang": {"minGroupCount": draw(st.integers(1, children + (draw(st.integers(0, 7)) == 0)))}}
+        spec: dict[str, Any] = {"workloadRef": {"workloadName": f"tree-{t}", "templateName": name},
+                                "schedulingPolicy": policy, **_topology(draw, keys)}
+        if parent is not None:
+            spec["parentCompositePodGroupName"] = parent
+        spec["priority"] = root_priority if parent is None else priority
+        docs.append({"apiVersion": SCHEDULING_API, "kind": "CompositePodGroup",
+                     "metadata": {"name": name, "namespace": ns, "creationTimestamp": _timestamp(stamp)},
+                     "spec": spec})
+
+    def leaf(name: str, parent: str, stamp: int) -> None:
+        nonlocal clock
+        size = draw(st.integers(1, 3))
+        if draw(st.integers(0, 3)) == 0:
+            policy: dict = {"basic": {}}
+        else:
+            policy = {"gang": {"minCount": draw(st.integers(1, size + (draw(st.integers(0, 7)) == 0)))}}
+        spec: dict[str, Any] = {"workloadRef": {"workloadName": f"tree-{t}", "templateName": name},
+                                "parentCompositePodGroupName": parent, "schedulingPolicy": policy,
+                                **_topology(draw, [RACK, HOSTNAME, ZONE, "disk"]), "priority": priority}
+        api = draw(st.sampled_from(["scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1beta1", SCHEDULING_API]))
+        docs.append({"apiVersion": api, "kind": "PodGroup",
+                     "metadata": {"name": name, "namespace": ns, "creationTimestamp": _timestamp(stamp)},
+                     "spec": spec})
+        for j in range(size):
+            p = json_copy(template)
+            p["metadata"].update(name=f"{name}-{j}", namespace=ns, creationTimestamp=_timestamp(clock))
+            p["spec"]["priority"] = priority
+            p["spec"]["schedulingGroup"] = {"podGroupName": name}
+            clock += 1
+            docs.append(p)
+
+    def sibling_stamps(n: int) -> list[int]:
+        # siblings' timestamps from a small window: ties (then the name decides) and orders
+        # against the names both happen
+        nonlocal clock
+        base = clock
+        clock += 3
+        return [base + draw(st.integers(0, 2)) for _ in range(n)]
+
+    root = f"tree-{t}"
+    n_children = draw(st.integers(1, 3))
+    composite(root, None, n_children, [ZONE, RACK], clock)
+    clock += 1
+    kinds = [draw(st.sampled_from(["leaf", "leaf", "composite"])) for _ in range(n_children)]
+    for c, (kind, stamp) in enumerate(zip(kinds, sibling_stamps(n_children))):
+        name = f"{root}-{'abc'[c]}"
+        if kind == "leaf":
+            leaf(name, root, stamp)
+            continue
+        n_leaves = draw(st.integers(1, 2))
+        composite(name, root, n_leaves, [RACK, ZONE, HOSTNAME], stamp)
+        for k, leaf_stamp in enumerate(sibling_stamps(n_leaves)):
+            leaf(f"{name}{k}", name, leaf_stamp)
+    return [_workload_of(root, ns, docs)] + docs, clock
+
+
+def _workload_of(root: str, ns: str, docs: list[dict]) -> dict:
+    """The tree's Workload (v1alpha3): one template per object, nested as the objects are, each
+    named after its object and carrying its policy and constraints (every object's workloadRef
+    must resolve, as the API server checks)."""
+    children: dict[str, list[dict]] = {}
+    for d in docs:
+        if d["kind"] in ("PodGroup", "CompositePodGroup"):
+            children.setdefault(d["spec"].get("parentCompositePodGroupName"), []).append(d)
+
+    def template(d: dict) -> dict:
+        t = {"name": d["metadata"]["name"], "schedulingPolicy": d["spec"]["schedulingPolicy"]}
+        if "schedulingConstraints" in d["spec"]:
+            t["schedulingConstraints"] = d["spec"]["schedulingConstraints"]
+        if d["kind"] == "CompositePodGroup":
+            below = children.get(d["metadata"]["name"], [])
+            pgs = [template(c) for c in below if c["kind"] == "PodGroup"]
+            cpgs = [template(c) for c in below if c["kind"] == "CompositePodGroup"]
+            if pgs:
+                t["podGroupTemplates"] = pgs
+            if cpgs:
+                t["compositePodGroupTemplates"] = cpgs
+        return t
+
+    (top,) = children[None]
+    return {"apiVersion": SCHEDULING_API, "kind": "Workload", "metadata": {"name": root, "namespace": ns},
+            "spec": {"compositePodGroupTemplates": [template(top)]}}

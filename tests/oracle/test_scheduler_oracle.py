@@ -1,7 +1,11 @@
 """Differential test, scheduler mode: whole plans against kube-scheduler v1.37.2's own Scheduler
-(oracle/scheduler_mode.go) on generated clusters with lone pods and PodGroups. The oracle breaks
-node ties by name (the planner's README deviation), so decisions compare exactly
-(oracle_compare.compare_scheduler), with the exclusions of oracle_exclusions.py.
+(oracle/scheduler_mode.go) on generated clusters with lone pods and PodGroups, and on
+CompositePodGroup trees (oracle_generate.tree_cases). The oracle breaks node ties by name (the
+planner's README deviation), so decisions compare exactly (oracle_compare.compare_scheduler):
+every pod, every PodGroup condition, every CompositePodGroup (none has a condition upstream;
+the planner's status must agree with the leaves below it), the victims; with the exclusions of
+oracle_exclusions.py. Preemption is on (DefaultPreemption, WorkloadAwarePreemption), and the
+cases carry PodDisruptionBudgets over the running pods, which only preemption reads.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from hypothesis.control import current_build_context
 from oracle_compare import compare_scheduler
 from oracle_driver import run_oracle, write_manifests, write_scheduler_mismatch
 from oracle_exclusions import scheduler_config, scheduler_gates
-from oracle_generate import scheduler_cases
+from oracle_generate import scheduler_cases, tree_cases
 
 from podgroup_plan.loading import load_input
 from podgroup_plan.plan import plan
@@ -37,7 +41,7 @@ def _check(oracle_bin: Path, case: dict, gates: dict[str, bool]) -> None:
         oracle = run_oracle(oracle_bin, "scheduler", manifests, gates, case["config"], extra=("--tie-break", "name"))
         planner = plan(load_input([str(manifests)]), scheduler_config=case["config"], feature_gates=gates).to_dict()
     known: set[str] = set()
-    problems = compare_scheduler(oracle, planner, gates, known)
+    problems = compare_scheduler(oracle, planner, gates, known, case["documents"])
     for text in sorted(known):
         warnings.warn(f"known planner mismatch tolerated (oracle_exclusions.KNOWN_PLANNER_MISMATCHES): {text}")
     if problems:
@@ -53,3 +57,13 @@ def _check(oracle_bin: Path, case: dict, gates: dict[str, bool]) -> None:
 @given(case=scheduler_cases())
 def test_scheduler_mode_matches_kube_scheduler(oracle_bin, case):
     _check(oracle_bin, case, scheduler_gates())
+
+
+@settings(SETTINGS, max_examples=EXAMPLES or 8)
+@given(case=tree_cases())
+def test_composite_trees_match_kube_scheduler(oracle_bin, case):
+    """CompositePodGroup trees of depth 2-3 with the planner's default gates (CompositePodGroup
+    on, as v1.37.2 runs it when told so)."""
+    gates = scheduler_gates()
+    assert gates["CompositePodGroup"]
+    _check(oracle_bin, case, gates)
