@@ -377,9 +377,18 @@ func (c *Cluster) settle(ctx context.Context) {
 			return true
 		}
 		groupLister := c.Informers.Scheduling().V1beta1().PodGroups().Lister()
+		cached := c.Sched.Cache.PodGroups()
 		for _, g := range groups.Items {
 			seen, err := groupLister.PodGroups(g.Namespace).Get(g.Name)
 			if err != nil || !equality.Semantic.DeepEqual(seen.Status.Conditions, g.Status.Conditions) {
+				return false
+			}
+			// The informer's store is written before its event handlers run; the cycle reads
+			// the PodGroup from the scheduler's cache (reconcilePodGroupWithSnapshot), which
+			// only the handler updates. Without this wait a cycle could still see a group's
+			// old False condition and overwrite a True one that was just written. (A group
+			// the cache does not hold, e.g. with GenericWorkload off, has nothing to wait for.)
+			if inCache, err := cached.Get(g.Namespace, g.Name); err == nil && inCache.ResourceVersion != g.ResourceVersion {
 				return false
 			}
 		}
