@@ -69,7 +69,15 @@ def plan(
                                           cluster.scheduler_config_source, config_source)
     gates, profiles = configuration.gates, configuration.profiles
     cluster = expand_controllers(cluster, gates) if expand else without_expansion(cluster)
-    handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
+    # The CompositePodGroup trees, built once (model/hierarchy.py); with the gate off (or
+    # GenericWorkload off) every PodGroup goes on its own and the trees are not applied.
+    trees = None
+    if gate_enabled(gates, "CompositePodGroup") and gate_enabled(gates, "GenericWorkload"):
+        trees = build_hierarchy(cluster)
+    leaves = {} if trees is None else {
+        n.key: n.leaf_keys for root in trees.roots.values() if root.key not in trees.invalid
+        for n in root.walk() if not n.is_leaf}  # valid trees only (a cycle has no root)
+    handle = Handle(cluster.spread_selectors, cluster.namespaces, gates, composite_leaves=leaves)
     frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}
     for fwk in frameworks.values():
         fwk.tracer = tracer  # `explain` records its target's cycles; None otherwise
@@ -81,11 +89,6 @@ def plan(
     record = Recorder(cluster, state, gates)
     record.tracer = tracer
 
-    # The CompositePodGroup trees, built once (model/hierarchy.py); with the gate off (or
-    # GenericWorkload off) every PodGroup goes on its own and the trees are not applied.
-    trees = None
-    if gate_enabled(gates, "CompositePodGroup") and gate_enabled(gates, "GenericWorkload"):
-        trees = build_hierarchy(cluster)
     record.hierarchy = trees
     entities = build_queue(cluster, pending, running, frameworks, gates, record, trees)
     # The passes allocate many small objects and no reference cycles worth collecting, while

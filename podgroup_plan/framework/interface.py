@@ -95,6 +95,10 @@ class Handle:
     spread_selectors: tuple[SpreadSelector, ...] = ()
     namespace_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    # (namespace, name) of each CompositePodGroup -> the leaf PodGroups below it, in child
+    # order (model/hierarchy.py; empty with the CompositePodGroup gate off): what upstream's
+    # helper.GetPodGroupStates walks through the snapshot's CompositePodGroupStates
+    composite_leaves: Mapping[tuple[str, str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 class Plugin:

@@ -8,7 +8,10 @@ configuration name is `TopologyPlacementGenerator`, `names.TopologyPlacementGene
   without the label left out of every candidate;
 * a group with scheduled members (bound or assumed) is held to their domain: only that value is
   generated; members on several domains, or on a node without the label, are an Error with
-  upstream's texts (`cannot determine domain for already scheduled pods: ...`).
+  upstream's texts (`cannot determine domain for already scheduled pods: ...`). A
+  CompositePodGroup's members are those of every leaf PodGroup below it (getScheduledPods with
+  the CompositePodGroup gate on walks the tree, helper.GetPodGroupStates), leaves in child
+  order, each leaf's members in namespace/name order.
 
 Upstream iterates a map, so its order is unspecified; here candidates come in label-value order
 (README deviations), which also fixes which candidate is "reported" in a failure text. The label column
@@ -21,7 +24,7 @@ import numpy as np
 
 from podgroup_plan.framework.interface import Group, Placement, PlacementGeneratePlugin
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import PodGroup
+from podgroup_plan.model.objects import Pod, PodGroup
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.group_members import scheduled_members
 
@@ -47,11 +50,14 @@ class TopologyPlacement(PlacementGeneratePlugin):
         if not key:
             return [parent], Status()
         codes, values = state.label_column(key)
-        required = -1
         if isinstance(group, PodGroup):
-            required, status = self._scheduled_domain(group, codes, values, state)
-            if not status.is_success():
-                return [], status
+            members = scheduled_members(state, group.key)
+        else:
+            members = [m for leaf in self.handle.composite_leaves.get(group.key, ())
+                       for m in scheduled_members(state, leaf)]
+        required, status = self._scheduled_domain(members, codes, values)
+        if not status.is_success():
+            return [], status
         memo_key = (key, required, id(parent.nodes))
         memo = self._splits.get(memo_key)
         if memo is not None and memo[0] is parent.nodes:
@@ -78,12 +84,12 @@ class TopologyPlacement(PlacementGeneratePlugin):
         return [Placement(values[int(domain[s])], part) for s, part in zip(starts, np.split(rows, cuts))]
 
     @staticmethod
-    def _scheduled_domain(group: PodGroup, codes: np.ndarray, values: tuple[str, ...], state: ClusterState) -> tuple[int, Status]:
+    def _scheduled_domain(members: list[tuple[Pod, int]], codes: np.ndarray, values: tuple[str, ...]) -> tuple[int, Status]:
         """getScheduledPodsTopologyDomain: the one label code of the scheduled members' nodes,
         -1 when there are none. Members are visited in namespace/name order (README deviations), which
         fixes the order of the two values in the "more than 1 domain" text."""
         found = -1
-        for pod, node in scheduled_members(state, group.key):
+        for pod, node in members:
             code = int(codes[node])
             if code < 0:
                 return -1, domain_error(f"no topology domain found for pod {pod.namespace}/{pod.name}")
