@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from oracle_exclusions import (
     OUT_OF_SCOPE_SCORE_PLUGINS,
+    PLANNER_ONLY_GROUP_CONDITIONS,
     apply_known_oracle_side_mismatches,
     apply_known_planner_mismatches,
     normalise_oracle_text,
@@ -128,7 +129,8 @@ def compare_scheduler(oracle: dict[str, Any], planner: dict[str, Any], gates: Ma
         if p is None:
             problems.append(f"PodGroup {k[0]}/{k[1]}: not in the plan")
             continue
-        theirs = [{f: c[f] for f in ("type", "status", "reason", "message")} for c in p["conditions"]]
+        theirs = [{f: c[f] for f in ("type", "status", "reason", "message")} for c in p["conditions"]
+                  if c["type"] not in PLANNER_ONLY_GROUP_CONDITIONS]
         if o["conditions"] != theirs:
             problems.append(f"PodGroup {k[0]}/{k[1]} conditions: oracle {o['conditions']}, planner {theirs}")
     problems += _compare_composites(oracle, planner, gates, documents or [])
@@ -200,8 +202,9 @@ def _compare_composites(oracle: dict, planner: dict, gates: Mapping[str, bool], 
     completeCompositePodGroupAlgorithmResultMap), and a successful CompositePodGroup has at least
     one successful child (minGroupCount >= 1, 1 for basic): so a CompositePodGroup is
     `Scheduled` in the plan exactly when some leaf PodGroup below it has kube-scheduler's
-    `PodGroupInitiallyScheduled=True`. With the CompositePodGroup gate off the planner says
-    `Ignored` and leaves are scheduled on their own."""
+    `PodGroupInitiallyScheduled=True` (checked for trees with a pending pod; others never have a
+    cycle). With the CompositePodGroup gate off the planner says `Ignored` and leaves are
+    scheduled on their own."""
     out: list[str] = []
     if "compositePodGroups" not in oracle:
         return out
@@ -215,14 +218,20 @@ def _compare_composites(oracle: dict, planner: dict, gates: Mapping[str, bool], 
     scheduled_leaves = {(g["namespace"], g["name"]) for g in oracle["podGroups"]
                         if any(c["type"] == "PodGroupInitiallyScheduled" and c["status"] == "True"
                                for c in g["conditions"])}
-    succeeded_below: set[tuple[str, str]] = set()
-    for ns, name in scheduled_leaves:
-        up = parents.get(("PodGroup", ns, name))
-        seen: set[tuple[str, str]] = set()
-        while up is not None and up not in seen:
-            seen.add(up)
-            succeeded_below.add(up)
+    pending_leaves = {(d["metadata"].get("namespace", "default"), d["spec"]["schedulingGroup"]["podGroupName"])
+                      for d in documents if d.get("kind") == "Pod" and not d["spec"].get("nodeName")
+                      and (d["spec"].get("schedulingGroup") or {}).get("podGroupName")}
+
+    def ancestors(leaf: tuple[str, str]) -> set[tuple[str, str]]:
+        out, up = set(), parents.get(("PodGroup", *leaf))
+        while up is not None and up not in out:
+            out.add(up)
             up = parents.get(("CompositePodGroup", *up))
+        return out
+
+    succeeded_below = set().union(*(ancestors(leaf) for leaf in scheduled_leaves))
+    # a tree without a pending pod never has a cycle: nothing to compare its status with
+    queued = set().union(*(ancestors(leaf) for leaf in pending_leaves))
     mine = {(c["namespace"], c["name"]): c for c in planner.get("compositePodGroups", [])}
     for o in oracle["compositePodGroups"]:
         k = (o["namespace"], o["name"])
@@ -236,7 +245,7 @@ def _compare_composites(oracle: dict, planner: dict, gates: Mapping[str, bool], 
             if p["status"] != "Ignored":
                 out.append(f"CompositePodGroup {k[0]}/{k[1]}: gate off, planner says {p['status']}")
             continue
-        if (p["status"] == "Scheduled") != (k in succeeded_below):
+        if k in queued and (p["status"] == "Scheduled") != (k in succeeded_below):
             below = "a leaf below it scheduled" if k in succeeded_below else "no leaf below it scheduled"
             out.append(f"CompositePodGroup {k[0]}/{k[1]}: kube-scheduler has {below}, planner: "
                        f"{p['status']} {p.get('message')!r}")

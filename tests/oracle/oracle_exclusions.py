@@ -44,6 +44,28 @@ README section that declares the deviation; anything not covered here is a misma
    `WorkloadAwarePreemption=false` is run on the oracle as a configuration without
    DefaultPreemption (rule 4), whose texts end in that `, `; `normalise_oracle_text` drops it.
 
+10. Placement score ties (README, "Deviations from kube-scheduler": "equal top placement scores
+   go to the domain whose name sorts first (upstream: map order and a random draw)", and the same
+   at a composite level). The oracle fixes the candidates' order (--tie-break=name) but not
+   findBestPlacement's random draw among equal totals, and does not report which placements
+   tied. A scheduler-mode case where the plan shows a placement decision with two or more
+   feasible candidates at the top score (`placement_tie`) has no single upstream answer; the
+   driver rejects it (hypothesis `assume`), so it is neither a pass nor a failure. A tie inside a
+   candidate the plan does not show (an inner level of a losing root candidate) is not seen.
+
+11. An evicted group's `DisruptionTarget` condition (README, "Deviations from kube-scheduler":
+   "An evicted group's `DisruptionTarget` condition ... v1.37.0 writes that condition on the
+   pods, not on the PodGroup"). The comparison leaves that planner condition out of a PodGroup's
+   conditions (`PLANNER_ONLY_GROUP_CONDITIONS`); the eviction itself is compared as victims.
+
+12. Upstream's other random draws (README, "Preemption, made deterministic"): among preemption
+   candidates that tie on every criterion, v1.37 takes the first of a list built from a Go map
+   (pickOneNodeForPreemption), so the victims, the nomination and what follows can change from
+   one run to the next; the oracle does not report such ties. A scheduler-mode case that
+   mismatches is run on the oracle twice more, and if kube-scheduler's own outcome changes
+   between runs (`oracle_outcome` differs) the case is rejected (hypothesis `assume`): it has
+   no single upstream answer. A tie that happens to fall the same way three times is not seen.
+
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
    that reaches one of them is excluded by the rule named there. None is known to touch the
@@ -147,6 +169,37 @@ def scheduler_config(config: Mapping | None) -> dict | None:
         multi = profile.setdefault("plugins", {}).setdefault("multiPoint", {})
         multi.setdefault("disabled", []).extend({"name": name} for name in disabled)
     return cfg
+
+
+# Rule 11: PodGroup condition types only the planner writes.
+PLANNER_ONLY_GROUP_CONDITIONS = frozenset({"DisruptionTarget"})
+
+
+def oracle_outcome(report: Mapping) -> tuple:
+    """Rule 12: what a scheduler-mode run decided (pods, PodGroup conditions, victims), without
+    its timings, to tell whether two runs of the same case agree."""
+    pods = tuple(sorted((p["namespace"], p["name"], p["node"], p["nominatedNode"], p["deleted"],
+                         None if p["condition"] is None else p["condition"]["message"]) for p in report["pods"]))
+    groups = tuple(sorted((g["namespace"], g["name"], repr(g["conditions"])) for g in report["podGroups"]))
+    victims = tuple(sorted((v["namespace"], v["name"]) for v in report["victims"]))
+    return pods, groups, victims
+
+
+def placement_tie(planner: Mapping) -> str | None:
+    """Rule 10: the first placement decision of the plan (a PodGroup's or a CompositePodGroup's
+    `placements`) where two or more feasible candidates share the top score, described; None
+    when every scored decision had one winner."""
+    for kind in ("podGroups", "compositePodGroups"):
+        for group in planner.get(kind, []):
+            scores = [(t["score"], t["name"]) for t in group.get("placements") or []
+                      if t.get("feasible") and t.get("score") is not None]
+            if len(scores) < 2:
+                continue
+            top = max(score for score, _ in scores)
+            tied = [name for score, name in scores if score == top]
+            if len(tied) > 1:
+                return f"{group['namespace']}/{group['name']}: placements {tied} tie at score {top}"
+    return None
 
 
 def normalise_oracle_text(message: str | None, gates: Mapping[str, bool]) -> str | None:

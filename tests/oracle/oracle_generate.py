@@ -426,7 +426,7 @@ def tree_cases(draw) -> dict:
         clock += 1
         docs.append(p)
     for t in range(draw(st.integers(1, 2))):
-        tree, clock = draw(composite_tree(t, clock))
+        tree, clock = draw(composite_tree(t, clock, names))
         docs += tree
     docs += draw(extras())
     docs += draw(disruption_budgets())
@@ -440,11 +440,13 @@ def _topology(draw, keys: list[str]) -> dict:
 
 
 @st.composite
-def composite_tree(draw, t: int, clock: int) -> tuple[list[dict], int]:
+def composite_tree(draw, t: int, clock: int, nodes: list[str]) -> tuple[list[dict], int]:
     """One tree `tree-<t>`: its CompositePodGroups, leaf PodGroups and their pods; returns the
     documents and the next free clock tick. Every object of the tree and its pods share one
     priority (v1.37's validatePodGroup checks the pods against the root), except now and then
-    one root whose pods do not (the validation error)."""
+    one root whose pods do not (the validation error). Now and then a leaf's first pod already
+    runs on one of `nodes`: it holds every level with a topology constraint above it to its
+    domain (TopologyPlacement), or fails it when two such members sit in different domains."""
     ns = draw(st.sampled_from(NAMESPACES))
     priority = draw(st.sampled_from([0, 100]))
     root_priority = priority if draw(st.integers(0, 9)) else 1000
@@ -480,11 +482,15 @@ def composite_tree(draw, t: int, clock: int) -> tuple[list[dict], int]:
         docs.append({"apiVersion": api, "kind": "PodGroup",
                      "metadata": {"name": name, "namespace": ns, "creationTimestamp": _timestamp(stamp)},
                      "spec": spec})
+        running = draw(st.integers(0, 4)) == 0
         for j in range(size):
             p = json_copy(template)
             p["metadata"].update(name=f"{name}-{j}", namespace=ns, creationTimestamp=_timestamp(clock))
             p["spec"]["priority"] = priority
             p["spec"]["schedulingGroup"] = {"podGroupName": name}
+            if running and j == 0:
+                p["spec"]["nodeName"] = draw(st.sampled_from(nodes))
+                p["status"] = {"phase": "Running"}
             clock += 1
             docs.append(p)
 
