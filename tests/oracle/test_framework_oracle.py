@@ -5,6 +5,10 @@ v1.37.2's own framework (oracle/framework_mode.go) on generated clusters, compar
 A fixed, small number of examples runs in CI (derandomized, so a CI run is reproducible);
 `PODGROUP_PLAN_ORACLE_EXAMPLES=N` runs N random ones instead, for a longer hunt. A mismatch is
 shrunk by hypothesis and written as a scenario folder (oracle_driver.py) named in the failure.
+
+No PodDisruptionBudgets are generated here: framework mode runs no PostFilter, and in v1.37 only
+preemption (and extenders) read budgets; no PreFilter, Filter, PreScore or Score plugin does.
+The scheduler-mode tests (test_scheduler_oracle.py, preemption on) carry them.
 """
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def test_scheduler_mode_matches_kube_scheduler(oracle_bin, case):
     _check(oracle_bin, case, scheduler_gates())
 
 
-@settings(SETTINGS, max_examples=EXAMPLES or 8)
+@settings(SETTINGS, max_examples=EXAMPLES or 20)
 @given(case=tree_cases())
 def test_composite_trees_match_kube_scheduler(oracle_bin, case):
     """CompositePodGroup trees of depth 2-3 with the planner's default gates (CompositePodGroup
