@@ -7,6 +7,12 @@ pod, workload-aware preemption for a group): victims are evicted from the cluste
 preemptor is nominated and retried in the next pass. The plan ends after a pass that binds and
 evicts nothing; it terminates because every eviction serves a strictly higher priority and an
 evicted pod never comes back.
+
+Which entities a pass retries follows v1.37.0's queue (backend/queue/scheduling_queue.go): a
+group whose cycle succeeded with pods left over runs again at once for them (requeued straight
+to the active queue); a rejected group is retried after any bind or eviction (it waits in the
+backoff queue, not for a queueing hint); a lone pod only when an eviction happened or a
+queueing hint of a plugin that rejected it would requeue it (`_worth_retrying`).
 """
 from __future__ import annotations
 
