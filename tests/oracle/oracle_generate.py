@@ -370,7 +370,15 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
             docs.append(p)
     docs += draw(extras())
     docs += draw(disruption_budgets())
-    return {"documents": docs, "config": draw(scheduler_config())}
+    config = draw(scheduler_config())
+    if draw(st.integers(0, 5)) == 0:
+        # no PostFilter nor PodGroupPostFilter plugin: v1.37.0 still appends the latter's empty
+        # text to a failed group's status (a trailing `, `)
+        config = config or {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                            "profiles": [{"schedulerName": "default-scheduler"}]}
+        multi = config["profiles"][0].setdefault("plugins", {}).setdefault("multiPoint", {})
+        multi.setdefault("disabled", []).append({"name": "DefaultPreemption"})
+    return {"documents": docs, "config": config}
 
 
 @st.composite
