@@ -320,7 +320,7 @@ class _Passes:
         if outcome is not None and self.tracer is not None:
             self.tracer.preemption(group.namespace, group.name, outcome)
         if outcome is None and post_status is not None:
-            outcome = PreemptionOutcome(post_status)  # no plugin enabled: its empty text is appended
+            outcome = PreemptionOutcome(post_status)  # the runner's own answer (no plugin, an error)
         self._group_failed(entity, result, outcome)
         if outcome is not None and outcome.status.is_success():
             for pod, node in outcome.nominations:

@@ -445,5 +445,4 @@ class Framework:
                 return None, Status(Code.ERROR, (f'error in "{plugin.name}" PodGroupPostFilter plugins: {status.message}',),
                                     plugin.name)
         return result, status
-        return result, status
 

@@ -70,7 +70,7 @@ class TreeCycle:
         if outcome is not None and passes.tracer is not None:
             passes.tracer.preemption(self.root.group.namespace, self.root.group.name, outcome)
         if outcome is None and post_status is not None:
-            outcome = PreemptionOutcome(post_status)  # no plugin enabled: its empty text is appended
+            outcome = PreemptionOutcome(post_status)  # the runner's own answer (no plugin, an error)
         self._failed(result, queued, outcome)
         if outcome is not None and outcome.status.is_success():
             for pod, node in outcome.nominations:
