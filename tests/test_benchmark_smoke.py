@@ -155,3 +155,14 @@ def dataclasses_replace(obj, **kw):
     import dataclasses
 
     return dataclasses.replace(obj, **kw)
+
+
+def test_cross_node_runner_prints_a_figure_per_plugin(capsys):
+    """`benchmarks.cross_node` at a tiny size: it places pods, runs both plugins and prints
+    one line each (the figures themselves are not checked: no clock in tests)."""
+    from benchmarks import cross_node
+
+    assert cross_node.main(["--nodes", "40", "--placed", "60", "--pods", "20", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "60 pods placed on 40 nodes" in out
+    assert "PodTopologySpread" in out and "InterPodAffinity" in out

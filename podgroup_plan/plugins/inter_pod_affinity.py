@@ -13,12 +13,16 @@ The gate InterPodAffinityHostnameFastPath is alpha and off by default in 1.37, s
 (two nodes sharing one hostname label value, matching pods on nodes without a hostname label).
 
 Shape. Upstream walks every pod of every node in PreFilter and PreScore. Here:
-* the incoming pod's own terms use `PodMatchCounts` indexes (per-node counts of placed pods
-  matching the term, kept current by the cluster state), aggregated per topology domain with
-  `bincount` over `state.label_column` codes;
-* existing pods' terms live in one `_ExistingTerms` index: per distinct resolved term, the nodes
-  of the placed pods that carry it. An incoming pod is tested once per distinct term, not once
-  per existing pod.
+* the incoming pod's own terms read `PodMatchCounts` (helper/pod_match_counts.py): per topology
+  domain, the placed pods matching the term, a ledger of the cluster state kept current from
+  the undo log on every assume, forget and rollback;
+* existing pods' terms live in one `_ExistingTerms` ledger: per distinct resolved term, the
+  placed pods carrying it per node and per domain of its topology key. An incoming pod is
+  tested once per distinct term, not once per existing pod, and PreFilter skips at once when
+  no such term it matches has placed pods.
+Filter gathers per-domain flags through the nodes' domain codes (one extra slot for the nodes
+without the label). Nothing is memoised per state version: a trial's rollback moves the
+version too, so two pods practically never meet one.
 All counts cover every node of the state (upstream lists all nodes of the snapshot, whatever the
 placement); the view only decides which rows Filter answers for.
 """
@@ -51,8 +55,7 @@ from podgroup_plan.plugins.helper.pod_match_counts import (
     namespace_labels_token,
     pod_match_domain_counts,
 )
-from podgroup_plan.framework.node_cache import HashedTuple
-from podgroup_plan.state.derived import DerivedKey, Memo
+from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -227,10 +230,8 @@ class _ExistingTerms:
         return entry[1]
 
 
-# The ledger of existing pods' terms, and PreFilter's results by pod input for one state
-# version (state/derived.py).
+# The ledger of existing pods' terms (state/derived.py).
 _EXISTING_TERMS: DerivedKey[_ExistingTerms] = DerivedKey(NAME + "/existingTerms")
-_PRE_FILTER_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/preFilter")
 
 
 @dataclass(slots=True)
@@ -336,12 +337,6 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             if not any(kind_terms[sig].nodes for sig in existing_terms.matching(
                     REQUIRED_ANTI_AFFINITY, pod, self._ns_map, self._ns_token)):
                 return None
-        # Results by pod input, valid for one state version (dropped on any change); the
-        # namespace labels belong to the key as profiles' handles could differ.
-        cache = state.memo(_PRE_FILTER_MEMO).stamp(state.version)
-        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity, self._ns_token)
-        if key in cache:
-            return cache.get(key)
 
         affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
         anti_terms = [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else []
@@ -384,7 +379,6 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                 if (sums > 0).any():
                     anti.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
-        cache.put(key, result)
         return result
 
     @staticmethod

@@ -9,13 +9,15 @@ selector is `plugins/helper/spread.go` (DefaultSelector).
 Shape. Everything per node is a numpy column over *all* nodes of the cluster state: upstream's
 PreFilter and PreScore count pods on every node of the snapshot (`NodeInfos().List()`, not the
 placement), so the view only decides which rows Filter answers for. The number of placed pods
-matching a (namespaces, selector) on each node lives in one `state.index` (`PodMatchCounts`)
-kept current on every assume/forget/rollback; a selector seen for the first time is counted
-from the placed pods grouped by label set, not by replaying every pod. A pod's PreFilter is
-then a `bincount` of those counts by the constraint's domain codes (`state.label_column`):
-array work over nodes. Per-pod results are memoised by pod signature for the current
-`state.version` (pods of a gang evaluated against an unchanged state share one computation);
-node eligibility (labels, node affinity, taints) is static and memoised for the state's life.
+matching a (namespaces, selector) on each node, and per topology domain over the nodes that
+count for the constraint (`DomainCounts`), live in one ledger of the cluster state
+(`PodMatchCounts`), kept current on every assume/forget/rollback from the undo log; a selector
+seen for the first time is counted from the placed pods grouped by label set, not by replaying
+every pod. A pod's PreFilter then reads its constraints' per-domain sums (a copy, as its cycle
+state must not follow later assumes) instead of summing over every node, and Filter gathers a
+per-domain verdict through the nodes' domain codes. Which nodes count (labels, node affinity,
+taints) is static and memoised for the state's life. Nothing is memoised per state version: a
+trial's rollback moves the version too, so two pods practically never meet one.
 
 The per-node counts (`PodMatchCounts`) and the selector helpers it shares with InterPodAffinity
 live in `plugins/helper/pod_match_counts.py`, node selectors and taints in `plugins/helper/`;
@@ -61,7 +63,7 @@ from podgroup_plan.plugins.helper.pod_match_counts import (  # noqa: F401  (re-e
     pod_match_domain_counts,
 )
 from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
-from podgroup_plan.state.derived import DerivedKey, Memo
+from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.state.cluster import ClusterState
@@ -81,11 +83,9 @@ MAX_INT32 = 2**31 - 1
 PRE_FILTER_KEY: "StateKey[_PreFilterState]" = StateKey("PreFilter" + NAME)
 PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
 
-# Memos on the cluster state (state/derived.py): which nodes count for a pod (labels, node
-# affinity, taints: the node table only), and PreFilter's counts by pod input, valid for one
-# state version.
+# A memo on the cluster state (state/derived.py): which nodes count for a pod (labels, node
+# affinity, taints: the node table only), the domains they make, domain codes per node.
 _ELIGIBLE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/eligibleNodes")
-_PRE_FILTER_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/preFilterCounts")
 
 # Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
 _DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")
@@ -312,7 +312,8 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                         pod.affinity.node_required if pod.affinity is not None else None)
                        if c.honor_node_affinity else None)
             taint_key = pod.tolerations if c.honor_node_taints else None
-            ekey = ("eligible", keys, aff_key, taint_key)
+            # hashed once: it keys the mask, the domains present and the ledger's sums
+            ekey = HashedTuple(("eligible", keys, aff_key, taint_key))
             mask = memo.get(ekey)
             if mask is None:
                 mask = self._has_keys(state, keys) if keys is not None else np.ones(state.n, dtype=bool)
@@ -339,7 +340,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         def node_domain() -> tuple[np.ndarray, int]:
             return np.where(eligible & (codes >= 0), codes, -1), len(values)
 
-        clause = ((frozenset((pod.namespace,)), None, c.selector),)
+        clause = HashedTuple(((frozenset((pod.namespace,)), None, c.selector),))
         return pod_match_domain_counts(state, clause, (c.topology_key, ekey), node_domain).sums
 
     def _present(self, state: "ClusterState", key: str, eligible: np.ndarray, ekey: tuple) -> tuple[np.ndarray, int]:
@@ -371,7 +372,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         def node_domain() -> tuple[np.ndarray, int]:
             return np.where(eligible, bucket, -1), size
 
-        clause = ((frozenset((pod.namespace,)), None, c.selector),)
+        clause = HashedTuple(((frozenset((pod.namespace,)), None, c.selector),))
         return pod_match_domain_counts(state, clause, (c.topology_key, ekey, "buckets"), node_domain).sums
 
     def _filled_codes(self, state: "ClusterState", key: str) -> np.ndarray:
@@ -402,30 +403,20 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
     ) -> _PreFilterState:
         """calPreFilterState over all nodes of the state (upstream lists every node of the
         snapshot, whatever the placement)."""
-        memo = state.memo(_PRE_FILTER_MEMO).stamp(state.version)
-        key = (pod.namespace, constraints, tuple(sorted(pod.node_selector.items())),
-               pod.affinity.node_required if pod.affinity is not None else None,
-               pod.tolerations if any(c.honor_node_taints for c in constraints) else None)
-        data = memo.get(key)
-        if data is None:
-            data = []
-            for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
-                size = len(state.label_column(c.topology_key)[1])
-                present, domains = self._present(state, c.topology_key, eligible, ekey)
-                live = self._domain_sums(state, pod, c, eligible, ekey)
-                # a copy: the cycle's PreFilter state must not follow later assumes
-                sums = np.zeros(size, dtype=np.int64) if live is None else live.copy()
-                # criticalPaths[0]: the minimum over the domains seen (MaxInt32 with none).
-                min_match = int(sums[present].min()) if domains else MAX_INT32
-                if domains < c.min_domains:
-                    min_match = 0
-                data.append((self._filled_codes(state, c.topology_key), sums, present, min_match))
-            memo.put(key, data)
-        counts_out = [
-            _ConstraintCounts(filled, sums, present, min_match,
-                              1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew)
-            for c, (filled, sums, present, min_match) in zip(constraints, data)
-        ]
+        counts_out = []
+        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
+            size = len(state.label_column(c.topology_key)[1])
+            present, domains = self._present(state, c.topology_key, eligible, ekey)
+            live = self._domain_sums(state, pod, c, eligible, ekey)
+            # a copy: the cycle's PreFilter state must not follow later assumes
+            sums = np.zeros(size, dtype=np.int64) if live is None else live.copy()
+            # criticalPaths[0]: the minimum over the domains seen (MaxInt32 with none).
+            min_match = int(sums[present].min()) if domains else MAX_INT32
+            if domains < c.min_domains:
+                min_match = 0
+            counts_out.append(_ConstraintCounts(
+                self._filled_codes(state, c.topology_key), sums, present, min_match,
+                1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew))
         return _PreFilterState(constraints, counts_out)
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:

@@ -24,11 +24,13 @@ which of the state's doors it goes through:
 Results for one pod or one pod input (its tolerations, a selector, its signature) go in a
 `Memo` (`state.memo(key)`): least recently used first, bounded by the bytes of the arrays it
 holds, whatever the number of distinct inputs. A memoised result must be a pure function of
-its key and of the state's data above: when it reads ledgers or usage, either its key holds
-`state.version`, or the memo is stamped (`memo.stamp(state.version)` empties it once the state
-changed), or the result refreshes itself row by row from `state.changed_rows` as the
-framework's signature cache does (framework/node_cache.py). A Memo may also serve a plugin
-for inputs that do not involve a state at all (its configuration and the input's objects).
+its key and of the node table, or refresh itself row by row from `state.changed_rows` as the
+framework's signature cache does (framework/node_cache.py). What depends on placed pods is
+not memoised by `state.version` but kept as a ledger: every assume and every rollback moves the
+version, so a per-version memo would almost never serve a second pod (PodTopologySpread and
+InterPodAffinity read per-domain sums from ledgers instead, helper/pod_match_counts.py). A
+Memo may also serve a plugin for inputs that involve no state (its configuration and the
+input's objects).
 """
 from __future__ import annotations
 
@@ -67,18 +69,14 @@ def nbytes_of(value: Any) -> int:
 class Memo:
     """Results by input, least recently used first, bounded by bytes (`max_bytes`): when the
     entries add up to more, the oldest go, but never the newest one (a single result larger
-    than the budget is still returned and kept until the next).
+    than the budget is still returned and kept until the next)."""
 
-    `stamp(version)` ties the entries to one version of the state they were computed from:
-    another version empties the memo first."""
-
-    __slots__ = ("max_bytes", "_entries", "_bytes", "_stamp")
+    __slots__ = ("max_bytes", "_entries", "_bytes")
 
     def __init__(self, max_bytes: int = MEMO_BYTES):
         self.max_bytes = max_bytes
         self._entries: OrderedDict[Hashable, list] = OrderedDict()  # key -> [value, bytes]
         self._bytes = 0
-        self._stamp: object = None
 
     def get(self, key: Hashable, compute: Callable[[], T] | None = None) -> T | None:
         """The result for `key` (marked recently used); computed by `compute` and kept when
@@ -113,14 +111,6 @@ class Memo:
         found[1] = nbytes
         self._entries.move_to_end(key)
         self._evict()
-
-    def stamp(self, version: object) -> "Memo":
-        """Empty the memo unless its entries were computed at `version`; returns the memo."""
-        if version != self._stamp:
-            if self._entries:
-                self.clear()
-            self._stamp = version
-        return self
 
     def clear(self) -> None:
         self._entries.clear()

@@ -38,13 +38,6 @@ def test_memo_computes_once_and_returns_none_values():
     assert calls == [1] and "k" in memo
 
 
-def test_memo_stamp_empties_on_another_version():
-    memo = Memo()
-    memo.stamp(1).put("k", 1)
-    assert memo.stamp(1).get("k") == 1
-    assert memo.stamp(2).get("k") is None and len(memo) == 0
-
-
 def test_memo_resize_counts_growth_and_ignores_evicted_entries():
     memo = Memo(max_bytes=1000)
     memo.put("a", None, 100)

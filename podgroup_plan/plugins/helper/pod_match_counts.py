@@ -220,8 +220,9 @@ def pod_match_counts(
 
 
 def _token(clauses: tuple[Clause, ...], ns_map: Mapping, ns_token: tuple | None) -> tuple | None:
-    if any(c[1] is not None for c in clauses):
-        return ns_token if ns_token is not None else namespace_labels_token(ns_map)
+    for c in clauses:
+        if c[1] is not None:  # a namespaceSelector: the counter depends on namespace labels
+            return ns_token if ns_token is not None else namespace_labels_token(ns_map)
     return None
 
 
