@@ -69,3 +69,16 @@ def test_version_and_help_load_no_pydantic(argv):
     modules, out = run_cli(*argv)
     assert out
     assert roots(modules, ("pydantic", "pydantic_core", "jsonschema", "numpy")) == set()
+
+
+def test_python_dash_m_runs_the_same_command_line():
+    script = subprocess.run([sys.executable, "-m", "podgroup_plan", "--version"], capture_output=True,
+                            text=True, cwd=REPO, timeout=60)
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'podgroup-plan'\n"
+                          "from podgroup_plan.cli import main\nmain()", "--version"],
+                         capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert script.returncode == run.returncode == 0
+    assert script.stdout == run.stdout and script.stdout.startswith("podgroup-plan ")
+    usage = subprocess.run([sys.executable, "-m", "podgroup_plan", "simulate"], capture_output=True,
+                           text=True, cwd=REPO, timeout=60)
+    assert usage.returncode == 2 and "Usage: podgroup-plan simulate" in usage.stderr
