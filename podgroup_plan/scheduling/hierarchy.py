@@ -191,7 +191,11 @@ def _schedule_composite(
         trial.scheduled_pods = len(result.assumed)
         trial.message = None if trial.feasible else result.status.message
         if result.status.code == Code.ERROR:
+            # Upstream returns the candidate's own result without copying its subtree's results
+            # into the caller's map, so every object below gets this status when the tree is
+            # completed (its leaves' own texts, e.g. a domain error, are not kept).
             result.trials = _as_results(trials[: i + 1])
+            result.children = []
             return result
         if first is None:
             first = result
