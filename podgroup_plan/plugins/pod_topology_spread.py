@@ -132,6 +132,13 @@ def go_round(x: np.ndarray) -> np.ndarray:
     return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
 
 
+def go_round_non_negative(x: np.ndarray) -> np.ndarray:
+    """`go_round` for x >= 0 (PreScore's scores: counts times a positive log plus maxSkew - 1),
+    in half the array operations: trunc is floor there, and the sign is +1."""
+    t = np.trunc(x)
+    return (t + (x - t >= 0.5)).astype(np.int64)
+
+
 # ------------------------------------------------------------------------------------------
 # Constraints
 # ------------------------------------------------------------------------------------------
@@ -463,17 +470,18 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         # defaults a node without a zone label still gets hostname spreading.
         require_all = bool(pod.topology_spread_constraints) or not self._system_defaulted
         if require_all:
-            ignored = ~self._has_keys(state, tuple(c.topology_key for c in constraints))[feasible]
+            ignored = ~state.rows_of(self._has_keys(state, tuple(c.topology_key for c in constraints)), feasible)
         else:
             ignored = np.zeros(len(feasible), dtype=bool)
-        scored = feasible[~ignored]
+        any_ignored = bool(ignored.any())
+        scored = feasible[~ignored] if any_ignored else feasible
         score = np.zeros(len(feasible), dtype=np.float64)
         for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
             codes, values = state.label_column(c.topology_key)
             if c.topology_key == LABEL_HOSTNAME:
                 weight = go_log(float(len(scored) + 2))
                 counts = self._counts(state, pod, c.selector)
-                cnt = counts[feasible] if counts is not None else np.zeros(len(feasible), dtype=np.int64)
+                cnt = state.rows_of(counts, feasible) if counts is not None else np.zeros(len(feasible), dtype=np.int64)
             else:
                 # A node without the label counts in the "" domain (only possible without
                 # require_all); a node labelled "" shares it.
@@ -492,8 +500,9 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 score += term
             else:
                 score = np.where(codes[feasible] >= 0, score + term, score)
-        raw = go_round(score)
-        raw[ignored] = 0
+        raw = go_round_non_negative(score)
+        if any_ignored:
+            raw[ignored] = 0
         cs.write(PRE_SCORE_KEY, _PreScoreState(ignored, raw))
         return SUCCESS
 

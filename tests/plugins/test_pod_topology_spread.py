@@ -907,3 +907,15 @@ def test_matches_reference_implementation(cluster, pod, defaulting, data):
     names = data.draw(st.sets(st.sampled_from([n.name for n in nodes]), min_size=1))
     assert scores(pod, [n for n in nodes if n.name in names], placed,
                   [n for n in nodes if n.name not in names], args, handle) == ref_scores(pl, pod, nodes, placed, names)
+
+
+def test_go_round_non_negative_equals_go_round_on_non_negative_scores():
+    """PreScore's scores are never negative; the shorter rounding must agree with Go's
+    math.Round there, at halves and next to them."""
+    from podgroup_plan.plugins.pod_topology_spread import go_round, go_round_non_negative
+
+    rng = np.random.default_rng(7)
+    halves = np.arange(0, 200) + 0.5
+    x = np.concatenate([halves, np.nextafter(halves, 0), np.nextafter(halves, 1e9),
+                        rng.uniform(0, 1e6, 5000), np.array([0.0, 0.49999999999999994, 2**52 + 0.5])])
+    assert go_round_non_negative(x).tolist() == go_round(x).tolist()
