@@ -35,8 +35,8 @@ README section that declares the deviation; anything not covered here is a misma
    Priority admission plugin gives such a group the globalDefault PriorityClass's value (the
    lowest, if several) or 0, and kube-scheduler reads a missing priority as 0, so pods of another
    priority in it fail validation; the planner lets them through when they agree with each
-   other. The generator gives every PodGroup an explicit `spec.priority`, so the rule never
-   applies to a generated case.
+   other (tests/scenarios/group-priority-from-pods, with the oracle's text). The generator gives
+   every PodGroup an explicit `spec.priority`, so the rule never applies to a generated case.
 
 9. No PodGroupPostFilter plugin (README, "Deviations from kube-scheduler": "`WorkloadAwarePreemption=false`
    ... appends nothing"). With the configuration's DefaultPreemption disabled the planner writes
