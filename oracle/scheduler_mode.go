@@ -284,8 +284,27 @@ func runScheduler(ctx context.Context, c *Cluster, opts schedulerOptions) (*sche
 		for _, p := range queue.PodsInBackoffQ() {
 			backoff[key(p.Namespace, p.Name)] = p
 		}
+		// A preemptor is activated by the preemption goroutine once its victims are gone; when
+		// that lands while its group is still in flight the activation can be lost and the group
+		// waits in the unschedulable pool for the 5-minute flush (about 8 runs in 10 on a tree
+		// whose running member is joined by a pending one). A pod still nominated and unbound
+		// at the end of a round is therefore activated, as the flush would do in the end.
+		podLister := c.Informers.Core().V1().Pods().Lister()
+		stranded := map[string]*v1.Pod{}
+		for _, p := range queue.UnschedulablePods() {
+			if live, err := podLister.Pods(p.Namespace).Get(p.Name); err == nil && live.Spec.NodeName == "" && live.Status.NominatedNodeName != "" {
+				stranded[key(p.Namespace, p.Name)] = p
+			}
+		}
+		if len(stranded) > 0 {
+			queue.Activate(logger, stranded)
+		}
 		if len(backoff) > 0 {
 			queue.Activate(logger, backoff)
+		}
+		if os.Getenv("ORACLE_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "round %d end: active %d backoff %d unschedulable %d mark %s\n", report.Rounds,
+				len(queue.PodsInActiveQ()), len(queue.PodsInBackoffQ()), len(queue.UnschedulablePods()), mark)
 		}
 		if len(queue.PodsInActiveQ()) == 0 {
 			break
