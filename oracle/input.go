@@ -25,16 +25,19 @@ import (
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	"k8s.io/kubernetes/pkg/features"
 )
 
 // Input is everything the oracle read, in a fixed order (kind, namespace, name).
@@ -221,11 +224,22 @@ func (in *Input) sort() {
 // resolves spec.priority (and preemptionPolicy) from the PriorityClass (or the global
 // default); a namespace every namespaced object lives in exists. The oracle runs no
 // admission chain, so this is done here, in the plugin's documented terms.
-func (in *Input) admit() {
+func (in *Input) admit() error {
 	// The API server gives every object a UID; the scheduler's cache keys pods by it.
 	for _, o := range in.objects() {
 		if acc, err := meta.Accessor(o); err == nil && acc.GetUID() == "" {
 			acc.SetUID(types.UID(fmt.Sprintf("%T/%s/%s", o, acc.GetNamespace(), acc.GetName())))
+		}
+	}
+	// The API server's pod strategy on create (pkg/registry/core/pod, PrepareForCreate ->
+	// mutatePodAffinity, with MatchLabelKeysInPodAffinity on): each pod (anti-)affinity term's
+	// matchLabelKeys / mismatchLabelKeys become `key In (value)` / `key NotIn (value)`
+	// requirements of its labelSelector, for keys the pod has; kube-scheduler reads the merged
+	// selector only. Done here in those terms (the registry package would pull the API server's
+	// storage stack into this module).
+	if utilfeature.DefaultFeatureGate.Enabled(features.MatchLabelKeysInPodAffinity) {
+		for _, pod := range in.Pods {
+			mergeAffinityLabelKeys(pod)
 		}
 	}
 	classes := map[string]*schedulingv1.PriorityClass{}
@@ -288,6 +302,7 @@ func (in *Input) admit() {
 			in.Namespaces[len(in.Namespaces)-1].Name = pod.Namespace
 		}
 	}
+	return nil
 }
 
 // objects lists everything for the fake clientset.
@@ -328,4 +343,44 @@ func (in *Input) objects() []runtime.Object {
 		out = append(out, o)
 	}
 	return out
+}
+
+func mergeAffinityLabelKeys(pod *v1.Pod) {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return
+	}
+	var terms []*v1.PodAffinityTerm
+	if a.PodAffinity != nil {
+		for i := range a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			terms = append(terms, &a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i])
+		}
+		for i := range a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+			terms = append(terms, &a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+		}
+	}
+	if a.PodAntiAffinity != nil {
+		for i := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			terms = append(terms, &a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[i])
+		}
+		for i := range a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+			terms = append(terms, &a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+		}
+	}
+	for _, term := range terms {
+		if term.LabelSelector == nil { // a nil selector matches nothing; left alone
+			continue
+		}
+		for _, keys := range []struct {
+			names []string
+			op    metav1.LabelSelectorOperator
+		}{{term.MatchLabelKeys, metav1.LabelSelectorOpIn}, {term.MismatchLabelKeys, metav1.LabelSelectorOpNotIn}} {
+			for _, k := range keys.names {
+				if value, ok := pod.Labels[k]; ok {
+					term.LabelSelector.MatchExpressions = append(term.LabelSelector.MatchExpressions,
+						metav1.LabelSelectorRequirement{Key: k, Operator: keys.op, Values: []string{value}})
+				}
+			}
+		}
+	}
 }

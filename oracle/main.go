@@ -100,7 +100,9 @@ func run(mode, configFile, gates string, opts schedulerOptions, paths []string) 
 	if err != nil {
 		return err
 	}
-	in.admit()
+	if err := in.admit(); err != nil {
+		return err
+	}
 	cfg, err := loadConfig(configFile, in.SchedulerConfig)
 	if err != nil {
 		return err
