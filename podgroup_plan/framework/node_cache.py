@@ -136,7 +136,9 @@ class NodeLocalCache:
         if e is None or e.n_resources != len(state.resource_names):
             e = CacheEntry(state.version, len(state.resource_names), *self._filter_all(cs, pod, state, skipped, signature[0]),
                            key=key)
-            e.nbytes = e.size()
+            # Counted with the raw scores it will most likely get (one int64 column per scorer,
+            # and their sum), so that scoring need not count it again (`raw_scores`).
+            e.nbytes = e.size() + (len(self.scorers) + 1) * 8 * state.n
             memo.put(key, e, e.nbytes)
         elif e.version != state.version:
             rows = _changed_rows(state, e.version)
@@ -203,8 +205,10 @@ class NodeLocalCache:
             plain_part = np.zeros(len(target), dtype=np.int64)
         if rows is None:
             e.plain_sum = plain_part
-            e.nbytes = e.size()
-            self._bind(state).resize(e.key, e.nbytes)
+            size = e.size()
+            if size > e.nbytes:  # more than counted when it was made (counting more is harmless)
+                e.nbytes = size
+                self._bind(state).resize(e.key, e.nbytes)
         else:
             e.plain_sum[rows] = plain_part
         e.score_version = state.version
@@ -256,8 +260,9 @@ class NodeLocalCache:
         """(passed, fail_id, codes, counts) over every node: `_filter_rows` plus the codes and
         counts, taken from the static layer's and corrected only where the other cached filters
         rejected nodes (usually none or few)."""
-        static_passed, _, static_codes, static_counts = self._static_layer(cs, pod, state, skipped, static_signature)
-        passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, static_signature)
+        static = self._static_layer(cs, pod, state, skipped, static_signature)
+        static_passed, _, static_codes, static_counts = static
+        passed, fail_id = self._filter_rows(cs, pod, state, state.all_nodes, skipped, static_signature, static)
         codes = static_codes.copy()
         counts = dict(static_counts)
         dynamic = np.flatnonzero(static_passed & ~passed)
@@ -301,11 +306,14 @@ class NodeLocalCache:
         return found
 
     def _filter_rows(
-        self, cs, pod, state, rows: np.ndarray, skipped, static_signature: tuple
+        self, cs, pod, state, rows: np.ndarray, skipped, static_signature: tuple, static: tuple | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(passed, fail_id) at `rows`: the static layer's verdict, then each other cached
-        filter in order on the rows still passing (upstream stops at a node's first failure)."""
-        static_passed, static_fail, _, _ = self._static_layer(cs, pod, state, skipped, static_signature)
+        """(passed, fail_id) at `rows`: the static layer's verdict (`static`, looked up when
+        not given), then each other cached filter in order on the rows still passing (upstream
+        stops at a node's first failure)."""
+        if static is None:
+            static = self._static_layer(cs, pod, state, skipped, static_signature)
+        static_passed, static_fail, _, _ = static
         if rows is state.all_nodes:
             alive, fail_id = static_passed.copy(), static_fail.copy()
         else:
