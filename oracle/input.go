@@ -242,6 +242,18 @@ func (in *Input) admit() error {
 			mergeAffinityLabelKeys(pod)
 		}
 	}
+	// The same strategy's mutateTopologySpreadConstraints (MatchLabelKeysInPodTopologySpread
+	// and MatchLabelKeysInPodTopologySpreadSelectorMerge, both beta and on in v1.37): a spread
+	// constraint's matchLabelKeys become `key In (value)` requirements of its labelSelector.
+	// kube-scheduler v1.37 still merges them itself too (podtopologyspread, under the first
+	// gate), ANDing the same requirement again, so this changes no decision; it is done so the
+	// scheduler sees the pods a cluster stores.
+	if utilfeature.DefaultFeatureGate.Enabled(features.MatchLabelKeysInPodTopologySpread) &&
+		utilfeature.DefaultFeatureGate.Enabled(features.MatchLabelKeysInPodTopologySpreadSelectorMerge) {
+		for _, pod := range in.Pods {
+			mergeSpreadLabelKeys(pod)
+		}
+	}
 	classes := map[string]*schedulingv1.PriorityClass{}
 	var global *schedulingv1.PriorityClass
 	for _, pc := range in.PriorityClasses {
@@ -380,6 +392,21 @@ func mergeAffinityLabelKeys(pod *v1.Pod) {
 					term.LabelSelector.MatchExpressions = append(term.LabelSelector.MatchExpressions,
 						metav1.LabelSelectorRequirement{Key: k, Operator: keys.op, Values: []string{value}})
 				}
+			}
+		}
+	}
+}
+
+func mergeSpreadLabelKeys(pod *v1.Pod) {
+	for i := range pod.Spec.TopologySpreadConstraints {
+		c := &pod.Spec.TopologySpreadConstraints[i]
+		if c.LabelSelector == nil { // a nil selector matches nothing; left alone
+			continue
+		}
+		for _, k := range c.MatchLabelKeys {
+			if value, ok := pod.Labels[k]; ok {
+				c.LabelSelector.MatchExpressions = append(c.LabelSelector.MatchExpressions,
+					metav1.LabelSelectorRequirement{Key: k, Operator: metav1.LabelSelectorOpIn, Values: []string{value}})
 			}
 		}
 	}

@@ -23,7 +23,10 @@ README section that declares the deviation; anything not covered here is a misma
    configuration without DefaultPreemption (`oracle_config`).
 
 5. Admission (oracle/README.md): the oracle applies the API server's defaults and the Priority
-   admission plugin itself; the generator writes `spec.priority` explicitly anyway.
+   admission plugin itself; the generator writes `spec.priority` explicitly anyway. It also
+   applies the pod strategy's merge of `matchLabelKeys` / `mismatchLabelKeys` into pod
+   (anti-)affinity and spread selectors; the planner merges them itself (README, "What a 1.37
+   cluster's objects mean"), so the two sides see the same selectors.
 
 7. Preemption (an earlier README said: "Preemption (workload-aware and per pod): nothing is
    evicted, and messages carry no `preemption:` part"). While the planner's registry lists

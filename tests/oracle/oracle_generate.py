@@ -163,7 +163,8 @@ def pod_affinity(draw, anti: bool) -> dict:
         elif choice == 1:
             t["namespaceSelector"] = draw(st.sampled_from([{}, {"matchLabels": {"team": "a"}}]))
         elif choice == 2:
-            t["matchLabelKeys"] = ["tier"]
+            # merged into the selector by the API server (oracle/input.go), by the planner itself
+            t[draw(st.sampled_from(["matchLabelKeys", "mismatchLabelKeys"]))] = ["tier"]
         elif choice == 3:
             t["labelSelector"] = {"matchExpressions": [{"key": "app", "operator": draw(st.sampled_from(["In", "NotIn"])),
                                                          "values": [draw(st.sampled_from(APPS))]}]}

@@ -26,6 +26,11 @@ CHECKED = (
     "composite-no-feasible-placements",  # the same at a CompositePodGroup, shared by its children
     "preemption-plugin-disabled-empty-text",  # no PodGroupPostFilter plugin: trailing `, `
     "nominated-pods-no-placement-fast-path",  # nominations do not choose the candidate
+    # the API server's matchLabelKeys / mismatchLabelKeys merge (oracle/input.go, admit)
+    "oracle-affinity-match-label-keys",
+    "oracle-affinity-match-label-keys-first-pod",
+    "oracle-anti-affinity-mismatch-label-keys",
+    "oracle-spread-match-label-keys",  # merged by the API server and again by kube-scheduler
 )
 
 
