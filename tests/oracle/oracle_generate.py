@@ -370,7 +370,7 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
             clock += 1
             docs.append(p)
     docs += draw(extras())
-    docs += draw(disruption_budgets())
+    docs += draw(disruption_budgets(docs))
     config = draw(scheduler_config())
     if draw(st.integers(0, 5)) == 0:
         # no PostFilter nor PodGroupPostFilter plugin: v1.37.0 still appends the latter's empty
@@ -383,17 +383,30 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
 
 
 @st.composite
-def disruption_budgets(draw) -> list[dict]:
-    """PodDisruptionBudgets over the running pods' apps, with `status.disruptionsAllowed` written
-    as a `kubectl get` dump has it (the oracle runs no disruption controller)."""
-    docs = []
-    for app in draw(st.lists(st.sampled_from(APPS), max_size=2, unique=True)):
-        docs.append({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-                     "metadata": {"name": f"pdb-{app}", "namespace": draw(st.sampled_from(NAMESPACES))},
-                     "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": app}}},
-                     "status": {"disruptionsAllowed": draw(st.integers(0, 1)), "currentHealthy": 1,
-                                "desiredHealthy": 1, "expectedPods": 1}})
-    return docs
+def disruption_budgets(draw, docs: list[dict] | None = None) -> list[dict]:
+    """PodDisruptionBudgets with `status.disruptionsAllowed` written as a `kubectl get` dump has
+    it (the oracle runs no disruption controller). Most select the app of a running pod of
+    `docs`, in its namespace, so that preemption meets them when it picks victims (a budget of
+    a random app and namespace missed every victim in 200 generated cases); others an app of
+    the vocabulary in a random namespace."""
+    running = [d for d in docs or [] if d.get("kind") == "Pod" and d["spec"].get("nodeName")]
+    out: dict[tuple[str, str], dict] = {}
+    for _ in range(draw(st.integers(0, 2))):
+        if running and draw(st.integers(0, 3)):
+            pod = draw(st.sampled_from(running))
+            ns, app = pod["metadata"]["namespace"], pod["metadata"]["labels"]["app"]
+        else:
+            ns, app = draw(st.sampled_from(NAMESPACES)), draw(st.sampled_from(APPS))
+        spec: dict[str, Any] = {"selector": {"matchLabels": {"app": app}}}
+        if draw(st.booleans()):
+            spec["minAvailable"] = 1
+        else:
+            spec["maxUnavailable"] = draw(st.sampled_from([0, 1]))
+        out[(ns, app)] = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                          "metadata": {"name": f"pdb-{app}", "namespace": ns}, "spec": spec,
+                          "status": {"disruptionsAllowed": draw(st.integers(0, 1)), "currentHealthy": 1,
+                                     "desiredHealthy": 1, "expectedPods": 1}}
+    return [out[k] for k in sorted(out)]
 
 
 def json_copy(doc: dict) -> dict:
@@ -438,7 +451,7 @@ def tree_cases(draw) -> dict:
         tree, clock = draw(composite_tree(t, clock, names))
         docs += tree
     docs += draw(extras())
-    docs += draw(disruption_budgets())
+    docs += draw(disruption_budgets(docs))
     return {"documents": docs, "config": draw(scheduler_config())}
 
 
