@@ -17,6 +17,7 @@ from oracle_exclusions import (
     apply_known_planner_mismatches,
     normalise_oracle_text,
     planner_node_for_tie,
+    sorted_domain_pair,
 )
 
 
@@ -145,11 +146,11 @@ def _normalised_oracle(oracle: dict, gates: Mapping[str, bool], known: set[str])
     oracle = copy.deepcopy(oracle)
     for pod in oracle["pods"]:
         if pod["condition"]:
-            text = normalise_oracle_text(pod["condition"]["message"], gates)
+            text = sorted_domain_pair(normalise_oracle_text(pod["condition"]["message"], gates))
             pod["condition"]["message"] = apply_known_oracle_side_mismatches(text, known)
     for group in oracle["podGroups"]:
         for cond in group["conditions"]:
-            text = normalise_oracle_text(cond["message"], gates)
+            text = sorted_domain_pair(normalise_oracle_text(cond["message"], gates))
             cond["message"] = apply_known_oracle_side_mismatches(text, known)
     return oracle
 
@@ -157,11 +158,11 @@ def _normalised_oracle(oracle: dict, gates: Mapping[str, bool], known: set[str])
 def _normalised_planner(planner: dict, known: set[str]) -> dict:
     planner = copy.deepcopy(planner)
     for pod in planner["pods"]:
-        text = apply_known_planner_mismatches(pod["message"], known)
+        text = sorted_domain_pair(apply_known_planner_mismatches(pod["message"], known))
         pod["message"] = apply_known_oracle_side_mismatches(text, known)
     for group in planner["podGroups"]:
         for cond in group["conditions"]:
-            text = apply_known_planner_mismatches(cond["message"], known)
+            text = sorted_domain_pair(apply_known_planner_mismatches(cond["message"], known))
             cond["message"] = apply_known_oracle_side_mismatches(text, known)
     return planner
 

@@ -69,6 +69,12 @@ README section that declares the deviation; anything not covered here is a misma
    between runs (`oracle_outcome` differs) the case is rejected (hypothesis `assume`): it has
    no single upstream answer. A tie that happens to fall the same way three times is not seen.
 
+13. The two domains of TopologyPlacement's `more than 1 domain found for pod group: A, B`
+   (README, "Deviations from kube-scheduler": a group's scheduled members are visited in
+   namespace/name order, leaf by leaf for a CompositePodGroup; upstream walks maps, so which
+   two domains it names first varies from run to run). `sorted_domain_pair` puts the pair in
+   name order on both sides before comparing.
+
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
    that reaches one of them is excluded by the rule named there. None is known to touch the
@@ -186,6 +192,16 @@ def oracle_outcome(report: Mapping) -> tuple:
     groups = tuple(sorted((g["namespace"], g["name"], repr(g["conditions"])) for g in report["podGroups"]))
     victims = tuple(sorted((v["namespace"], v["name"]) for v in report["victims"]))
     return pods, groups, victims
+
+
+_DOMAIN_PAIR = re.compile(r"more than 1 domain found for pod group: ([^,]+), ([^,]+?)(?=,|$)")
+
+
+def sorted_domain_pair(message: str | None) -> str | None:
+    """Rule 13: `more than 1 domain found for pod group: A, B` with A and B in name order."""
+    if message is None:
+        return None
+    return _DOMAIN_PAIR.sub(lambda m: "more than 1 domain found for pod group: " + ", ".join(sorted(m.groups())), message)
 
 
 def placement_tie(planner: Mapping) -> str | None:
