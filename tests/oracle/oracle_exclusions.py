@@ -75,6 +75,15 @@ README section that declares the deviation; anything not covered here is a misma
    two domains it names first varies from run to run). `sorted_domain_pair` puts the pair in
    name order on both sides before comparing.
 
+14. A host port held by two bound pods of one node (README, "Deviations from kube-scheduler":
+   "Two bound pods holding one host port on a node"). v1.37's NodeInfo keeps a node's host
+   ports as a set, so evicting one of the two frees the port although the other still holds it;
+   the planner counts them. A live cluster does not reach that state (the kubelet refuses the
+   second pod), and upstream's answer then depends on when its cache last re-added the other
+   pod. A scheduler-mode case whose input binds two pods with conflicting host ports to one
+   node (`shared_bound_host_port`) is rejected (hypothesis `assume`). The strict-xfail
+   scenarios `oracle-shared-host-port-freed-by-*` keep upstream's answer on record.
+
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
    that reaches one of them is excluded by the rule named there. None is known to touch the
@@ -218,6 +227,37 @@ def placement_tie(planner: Mapping) -> str | None:
             tied = [name for score, name in scores if score == top]
             if len(tied) > 1:
                 return f"{group['namespace']}/{group['name']}: placements {tied} tie at score {top}"
+    return None
+
+
+def _host_ports(spec: Mapping) -> list[tuple[str, str, int]]:
+    out = []
+    for kind in ("initContainers", "containers"):
+        for container in spec.get(kind) or ():
+            for port in container.get("ports") or ():
+                host_port = port.get("hostPort") or 0
+                if host_port > 0:
+                    out.append((port.get("hostIP") or "0.0.0.0", port.get("protocol") or "TCP", host_port))
+    return out
+
+
+def shared_bound_host_port(documents: Sequence[Mapping]) -> str | None:
+    """Rule 14: two pods bound to one node whose host ports conflict (same protocol and port, and
+    the same host IP or either on 0.0.0.0), described; None when there are none."""
+    seen: dict[tuple[str, str, int], list[tuple[str, str]]] = {}
+    for doc in documents:
+        if doc.get("kind") != "Pod":
+            continue
+        spec = doc.get("spec") or {}
+        node = spec.get("nodeName")
+        if not node:
+            continue
+        name = doc.get("metadata", {}).get("name", "?")
+        for ip, proto, port in _host_ports(spec):
+            for other_ip, other in seen.get((node, proto, port), ()):
+                if other != name and (ip == other_ip or "0.0.0.0" in (ip, other_ip)):
+                    return f"{other} and {name} hold {proto}/{port} on {node}"
+            seen.setdefault((node, proto, port), []).append((ip, name))
     return None
 
 

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis.control import current_build_context
 from oracle_compare import compare_scheduler
 from oracle_driver import run_oracle, write_manifests, write_scheduler_mismatch
-from oracle_exclusions import oracle_outcome, placement_tie, scheduler_config, scheduler_gates
+from oracle_exclusions import (oracle_outcome, placement_tie, scheduler_config, scheduler_gates,
+                               shared_bound_host_port)
 from oracle_generate import scheduler_cases, tree_cases
 
 from podgroup_plan.loading import load_input
@@ -35,6 +36,7 @@ SETTINGS = settings(
 
 
 def _check(oracle_bin: Path, case: dict, gates: dict[str, bool]) -> None:
+    assume(shared_bound_host_port(case["documents"]) is None)  # oracle_exclusions rule 14
     case = dict(case, config=scheduler_config(case["config"]))
     with tempfile.TemporaryDirectory(prefix="oracle-case-") as tmp:
         _compare(oracle_bin, case, gates, write_manifests(Path(tmp), case["documents"], None))
@@ -96,3 +98,27 @@ def test_generated_budgets_meet_running_pods():
                                                       suppress_health_check=list(HealthCheck)))
         except NoSuchExample:  # pragma: no cover - the assertion below explains
             raise AssertionError(f"{strategy!r}: no generated case has a budget over a running pod")
+
+
+def test_shared_bound_host_port_rule():
+    """oracle_exclusions rule 14 sees two bound pods of one node on one host port, and only
+    them: another node, another protocol or two different host IPs do not conflict."""
+    from oracle_exclusions import shared_bound_host_port
+
+    def pod(name, node, port, ip=None, proto=None):
+        p = {"hostPort": port, "containerPort": 80}
+        if ip:
+            p["hostIP"] = ip
+        if proto:
+            p["protocol"] = proto
+        return {"kind": "Pod", "metadata": {"name": name},
+                "spec": {"nodeName": node, "containers": [{"name": "c", "ports": [p]}]}}
+
+    assert shared_bound_host_port([pod("a", "n0", 8080), pod("b", "n0", 8080, ip="10.0.0.1")]) \
+        == "a and b hold TCP/8080 on n0"
+    assert shared_bound_host_port([pod("a", "n0", 8080), pod("b", "n1", 8080)]) is None
+    assert shared_bound_host_port([pod("a", "n0", 8080), pod("b", "n0", 8080, proto="UDP")]) is None
+    assert shared_bound_host_port([pod("a", "n0", 8080, ip="10.0.0.1"), pod("b", "n0", 8080, ip="10.0.0.2")]) is None
+    pending = pod("b", "n0", 8080)
+    del pending["spec"]["nodeName"]
+    assert shared_bound_host_port([pod("a", "n0", 8080), pending]) is None
