@@ -304,7 +304,9 @@ class _Passes:
             # pods that did not fit go back to the queue with their own FitError
             for pod, pr in result.pod_results:
                 if pod.key not in bound:
-                    record.unschedulable(pod, "Unschedulable", pr.message if pr else result.status.message)
+                    # its own failure carries no nominating info: a nomination it had stays
+                    record.unschedulable(pod, "Unschedulable", pr.message if pr else result.status.message,
+                                         self.nominated_name(pod))
             record.group_cycle(group, "Scheduled", "")
             entity.pods = [p for p in entity.pods if p.key not in bound]
             if entity.pods:
@@ -388,10 +390,21 @@ class _Passes:
             else:
                 message = Status(Code.UNSCHEDULABLE, (status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
             node = nominated.get(pod.key)
-            if node is None:
+            if node is not None:
+                record.unschedulable(pod, "Unschedulable", message, self.state.node_names[node])
+                continue
+            # submitPodGroupAlgorithmResult: a pod that fitted in the rejected group gets
+            # clearNominatedNode; one that failed on its own, or was never evaluated, hands the
+            # FailureHandler its result's nominating info, nil, and keeps a nomination it had.
+            if pr is not None and pr.node is not None:
                 self.nominator.clear(pod)
-            record.unschedulable(pod, "Unschedulable", message, None if node is None else self.state.node_names[node])
+            record.unschedulable(pod, "Unschedulable", message, self.nominated_name(pod))
         record.group_cycle(group, "Unschedulable", status.message)
+
+    def nominated_name(self, pod: Pod) -> str | None:
+        """The node `pod` is nominated to now, by name (None when it has no nomination)."""
+        node = self.nominator.node_of(pod)
+        return None if node is None else self.state.node_names[node]
 
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version

@@ -31,6 +31,7 @@ CHECKED = (
     "oracle-affinity-match-label-keys-first-pod",
     "oracle-anti-affinity-mismatch-label-keys",
     "oracle-spread-match-label-keys",  # merged by the API server and again by kube-scheduler
+    "oracle-failed-group-pod-keeps-nomination",  # a pod failing on its own keeps its nomination
 )
 
 
