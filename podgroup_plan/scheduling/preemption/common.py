@@ -12,7 +12,7 @@ import numpy as np
 
 from podgroup_plan.framework.args import DefaultPreemptionArgs
 from podgroup_plan.framework.interface import CycleState
-from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.scheduling.columns import pod_reads_columns_only
@@ -75,13 +75,16 @@ def with_prefix(prefix: str, status: Status) -> Status:
 
 
 def fits_on_node(fwk: Framework, pod: Pod, state: ClusterState, node: int,
-                 prefiltered: dict | None = None) -> tuple[bool, Diagnosis, Status]:
+                 prefiltered: dict | None = None,
+                 skips: frozenset[str] = frozenset()) -> tuple[bool, Diagnosis, Status]:
     """PreFilter then Filter (with nominated pods) of `pod` on the single node `node`, against
     the cluster as it is now. Returns (fits, diagnosis, status of the node).
 
     `prefiltered` (pod key -> (cycle state, PreFilter's answer)) reuses one PreFilter run per
     pod; only for pods whose PreFilter state cannot depend on the pods of the cluster
-    (scheduling/columns.py), as upstream reuses the re-run's cycle state."""
+    (scheduling/columns.py), as upstream reuses the re-run's cycle state. `skips`: plugins whose
+    PreFilter answered Skip in that re-run; their Filter stays skipped (see
+    pod_group_preemption.rerun_skips)."""
     view = np.array([node], dtype=np.intp)
     diagnosis = Diagnosis()
     got = prefiltered.get(pod.key) if prefiltered is not None else None
@@ -91,6 +94,8 @@ def fits_on_node(fwk: Framework, pod: Pod, state: ClusterState, node: int,
         if prefiltered is not None:
             prefiltered[pod.key] = got
     cs, (status, allowed, narrowing) = got
+    if skips:
+        cs.write(SKIP_FILTER_KEY, (cs.read(SKIP_FILTER_KEY) or frozenset()) | skips)
     if not status.is_success():
         diagnosis.add(status.message, 1)
         return False, diagnosis, Status(status.code, status.reasons, status.plugin)

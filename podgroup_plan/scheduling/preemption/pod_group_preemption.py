@@ -28,7 +28,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.framework.interface import CycleState
+from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, Pod, PodGroup
 from podgroup_plan.scheduling.preemption.common import (
@@ -124,13 +125,32 @@ def _no_victims() -> PreemptionOutcome:
     return PreemptionOutcome(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NO_VICTIMS,)))
 
 
+def rerun_skips(fwk: Framework, state: ClusterState, assignments: Sequence[tuple[Pod, int]]) -> dict:
+    """Pod key -> the plugins whose PreFilter answered Skip in the re-run (every potential victim
+    out, the earlier preemptor pods assumed). selectVictimsOnDomain checks a reprieve with the
+    re-run's cycle states, so a plugin skipped there stays skipped however many victims come
+    back: InterPodAffinity skips when no placed pod has a required anti-affinity term against
+    the pod (and the pod has no terms), so a victim whose anti-affinity repels the preemptor is
+    then reprieved (v1.37.0: zero victims, the pod only nominated). The other plugins' Skips
+    depend on the pod alone."""
+    out: dict = {}
+    with state.tentative():
+        for pod, node in assignments:
+            cs = CycleState()
+            fwk.run_pre_filter(cs, pod, state, np.array([node], dtype=np.intp))
+            out[pod.key] = cs.read(SKIP_FILTER_KEY) or frozenset()
+            state.assume(pod, node)
+    return out
+
+
 def _preemptor_fits(fwk: Framework, state: ClusterState, assignments: Sequence[tuple[Pod, int]],
-                    prefiltered: dict | None = None) -> bool:
+                    prefiltered: dict | None = None, skips: dict | None = None) -> bool:
     """Every placed preemptor pod passes Filter (with nominated pods) on its proposed node, each
     with the earlier ones assumed, as the re-run placed them."""
     with state.tentative():
         for pod, node in assignments:
-            if not fits_on_node(fwk, pod, state, node, prefiltered)[0]:
+            if not fits_on_node(fwk, pod, state, node, prefiltered,
+                                skips.get(pod.key, frozenset()) if skips else frozenset())[0]:
                 return False
             state.assume(pod, node)
     return True
@@ -190,11 +210,12 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
         status, assignments = rerun()
         if not status.is_success():
             return PreemptionOutcome(status)
+        skips = rerun_skips(fwk, state, assignments)
         victims, violations, spared = _reprieve_all(
             potential, ctx, allowed,
             put_back=lambda u: restore_unit(state, u),
             take_out=lambda u: remove_units(state, [u]),
-            fits=lambda: _preemptor_fits(fwk, state, assignments),
+            fits=lambda: _preemptor_fits(fwk, state, assignments, skips=skips),
             needs_check=_needs_check(fwk, pods, assignments), log=(log := _log_for(fwk)),
         )
     return _success(victims, assignments, violations, spared, log)
