@@ -84,6 +84,12 @@ README section that declares the deviation; anything not covered here is a misma
    node (`shared_bound_host_port`) is rejected (hypothesis `assume`). The strict-xfail
    scenarios `oracle-shared-host-port-freed-by-*` keep upstream's answer on record.
 
+15. Invalid CompositePodGroup trees (README, "Deviations from kube-scheduler": "An `Invalid`
+   CompositePodGroup tree is not scheduled"). Beside the planner, kube-scheduler v1.37.2
+   scheduled a tree deeper than 4 levels and a tree of two Workloads, which the planner holds
+   as `Invalid`. `tree_cases` never generates such trees (at most 3 levels, one Workload, no
+   cycle), so no generated case meets this deviation.
+
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
    that reaches one of them is excluded by the rule named there. None is known to touch the
