@@ -389,22 +389,25 @@ class _Passes:
                 message = status.message  # the group status as it is, nominated node kept
             else:
                 message = Status(Code.UNSCHEDULABLE, (status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
-            node = nominated.get(pod.key)
-            if node is not None:
-                record.unschedulable(pod, "Unschedulable", message, self.state.node_names[node])
-                continue
-            # submitPodGroupAlgorithmResult: a pod that fitted in the rejected group gets
-            # clearNominatedNode; one that failed on its own, or was never evaluated, hands the
-            # FailureHandler its result's nominating info, nil, and keeps a nomination it had.
-            if pr is not None and pr.node is not None:
-                self.nominator.clear(pod)
-            record.unschedulable(pod, "Unschedulable", message, self.nominated_name(pod))
+            record.unschedulable(pod, "Unschedulable", message, self.failed_pod_nomination(
+                pod, fitted=pr is not None and pr.node is not None, error=False, node=nominated.get(pod.key)))
         record.group_cycle(group, "Unschedulable", status.message)
 
     def nominated_name(self, pod: Pod) -> str | None:
         """The node `pod` is nominated to now, by name (None when it has no nomination)."""
         node = self.nominator.node_of(pod)
         return None if node is None else self.state.node_names[node]
+
+    def failed_pod_nomination(self, pod: Pod, fitted: bool, error: bool, node: int | None) -> str | None:
+        """The nominated node (by name) a pod of a failed group shows, as submitPodGroupAlgorithmResult
+        hands the FailureHandler its nominating info: `node` when the post filter nominated one;
+        clearNominatedNode for an error or a pod that fitted in the rejected group; otherwise
+        the pod result's nil info, which keeps a nomination the pod had."""
+        if node is not None:
+            return self.state.node_names[node]
+        if error or fitted:
+            self.nominator.clear(pod)
+        return self.nominated_name(pod)
 
     def _failed(self, entity: Entity, plugins: set[str]) -> None:
         entity.failed_at_version = self.state.version

@@ -121,11 +121,9 @@ class TreeCycle:
             else:
                 for pod, pr in lr.pod_results:
                     reason, message = lr.pod_message(pr)
-                    # as in _failed below: only an error, or a pod that fitted in the rejected
-                    # leaf, clears the nomination
-                    if r.status.code == Code.ERROR or (pr is not None and pr.node is not None):
-                        passes.nominator.clear(pod)
-                    record.unschedulable(pod, reason, message, passes.nominated_name(pod))
+                    record.unschedulable(pod, reason, message, passes.failed_pod_nomination(
+                        pod, fitted=pr is not None and pr.node is not None,
+                        error=r.status.code == Code.ERROR, node=None))
                 record.group_cycle(leaf, "SchedulerError" if r.status.code == Code.ERROR else "Unschedulable",
                                    r.status.message)
         self.entity.pods = [p for p in self.entity.pods if p.key not in bound]
@@ -164,16 +162,9 @@ class TreeCycle:
                 else:
                     reason = "Unschedulable"
                     message = Status(Code.UNSCHEDULABLE, (r.status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
-                node = nominated.get(pod.key)
-                if node is not None:
-                    record.unschedulable(pod, reason, message, self.state.node_names[node])
-                    continue
-                # submitPodGroupAlgorithmResult: an error, or a pod that fitted in a rejected
-                # group, clears the nomination (clearNominatedNode); a pod that failed on its own
-                # or was never evaluated hands over its result's nil nominating info and keeps it.
-                if error or (pr is not None and pr.node is not None):
-                    passes.nominator.clear(pod)
-                record.unschedulable(pod, reason, message, passes.nominated_name(pod))
+                record.unschedulable(pod, reason, message, passes.failed_pod_nomination(
+                    pod, fitted=pr is not None and pr.node is not None, error=error,
+                    node=nominated.get(pod.key)))
             record.group_cycle(leaf, "SchedulerError" if error else "Unschedulable", r.status.message)
 
 
