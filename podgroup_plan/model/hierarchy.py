@@ -1,12 +1,14 @@
-"""CompositePodGroup trees: built once per plan from the `parentCompositePodGroupName` links.
+"""CompositePodGroup trees: built and judged once per plan from the `parentCompositePodGroupName`
+links.
 
 KEP-6012 ("Group hierarchy") and v1.37.0's hierarchy snapshot: leaf PodGroups hang under
-CompositePodGroups up to a root CompositePodGroup (no parent). The scheduler, not the apiserver,
-judges three rules at run time: no cycle, at most `WorkloadMaxTreeDepth` = 4 levels counted
-from the root (root = 1) down to and including the leaf PodGroups, and every object of one
-Workload. v1.37.0 writes no status for a tree that breaks one (its pods stay pending silently);
-the planner reports such a tree `Invalid` with its own message (README deviations, "`Invalid` is
-the planner's own").
+CompositePodGroups up to a root CompositePodGroup (no parent). KEP-6012 names three rules a
+hierarchy must keep: no cycle, at most `WorkloadMaxTreeDepth` = 4 levels counted from the root
+(root = 1) down to and including the leaf PodGroups, and every object of one Workload. The
+planner holds a tree that breaks one and reports it `Invalid` with its own message naming the
+rule and the objects; v1.37.0 writes no such status, and kube-scheduler v1.37.2 was seen to
+schedule a too-deep and a two-Workload tree (README deviations, "An `Invalid` CompositePodGroup
+tree is not scheduled").
 
 A PodGroup whose parent (or an ancestor) is not in the input has no root: its pods wait with
 upstream's PreEnqueue text `failed to build hierarchy snapshot: composite pod group object not
@@ -56,6 +58,10 @@ class TreeNode:
     def leaf_keys(self) -> tuple[Key, ...]:
         return tuple(n.key for n in self.leaves())
 
+    def height(self) -> int:
+        """Levels from this node down to and including its deepest leaf PodGroup."""
+        return 1 + max((c.height() for c in self.children), default=0)
+
 
 @dataclass(slots=True)
 class Hierarchy:
@@ -94,10 +100,6 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
         parent_of[obj.key] = (obj.namespace, obj.parent) if obj.parent else None
 
     h = Hierarchy()
-    # The Invalid rules and their messages are judged once, by scheduling/hierarchy_tree.py.
-    from podgroup_plan.scheduling.hierarchy_tree import build_trees
-
-    h.invalid.update(build_trees(cluster.composite_pod_groups, cluster.pod_groups).invalid)
     # Objects whose way up meets a CompositePodGroup that is not in the input: the first one
     # missing, as the hierarchy snapshot's walk up from a leaf finds it.
     missing_of: dict[Key, Key] = {}
@@ -123,25 +125,87 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
             h.nodes[parent].children.append(node)
     for key in sorted(groups):
         parent = parent_of[key]
-        if parent in h.invalid:
-            h.invalid_leaves.add(key)
-        elif parent not in composites:
+        if parent not in composites:
             h.missing[key] = parent
         elif parent in missing_of:
             h.missing[key] = missing_of[parent]
+    reached: set[Key] = set()
     for key in sorted(composites):
         if parent_of[key] is None:
             root = h.nodes[key]
-            h.roots[key] = root
             _set_depths(root, 1)
             nodes = list(root.walk())
-            if key in h.invalid:
-                h.invalid_leaves.update(n.key for n in nodes if n.is_leaf)
-            else:
+            reached.update(n.key for n in nodes)
+            message = _broken_rule(root, nodes)
+            if message is not None:
                 for n in nodes:
-                    if n.is_leaf:
-                        h.root_of[n.key] = root
+                    if not n.is_leaf:
+                        h.invalid[n.key] = message
+                h.invalid_leaves.update(n.key for n in nodes if n.is_leaf)
+                continue
+            h.roots[key] = root
+            for n in nodes:
+                if n.is_leaf:
+                    h.root_of[n.key] = root
+    # CompositePodGroups no root reaches and whose way up meets no missing object hang on a
+    # cycle: the cycle, and everything below it, is Invalid.
+    for key in sorted(composites):
+        if key in reached or key in h.invalid or key in missing_of:
+            continue
+        cycle = _cycle_from(key, parent_of)
+        message = "invalid CompositePodGroup hierarchy: cycle " + " -> ".join(_name(k) for k in cycle)
+        todo = [h.nodes[k] for k in cycle]
+        while todo:  # not walk(): the cycle's members are each other's children
+            n = todo.pop()
+            if n.is_leaf:
+                h.invalid_leaves.add(n.key)
+            elif n.key not in h.invalid:
+                h.invalid[n.key] = message
+                todo.extend(n.children)
     return h
+
+
+def _broken_rule(root: TreeNode, nodes: list[TreeNode]) -> str | None:
+    """The rule a tree rooted at `root` breaks, in the planner's words, or None."""
+    height = root.height()
+    if height > WORKLOAD_MAX_TREE_DEPTH:
+        path = _deepest_path(root)
+        return (f"invalid CompositePodGroup hierarchy: depth {height} exceeds {WORKLOAD_MAX_TREE_DEPTH} "
+                f"(WorkloadMaxTreeDepth): " + " -> ".join(_name(n.key) for n in path))
+    workloads: dict[str, list[Key]] = {}
+    for n in nodes:
+        workloads.setdefault(n.group.workload_name or "", []).append(n.key)
+    if len(workloads) > 1:
+        parts = "; ".join(f"{w or '(none)'}: " + ", ".join(_name(k) for k in keys)
+                          for w, keys in sorted(workloads.items()))
+        return f"invalid CompositePodGroup hierarchy: objects of more than one Workload ({parts})"
+    return None
+
+
+def _deepest_path(root: TreeNode) -> list[TreeNode]:
+    """The first root-to-leaf path of the greatest length, in child order."""
+    best = [root]
+    for child in root.children:
+        path = [root] + _deepest_path(child)
+        if len(path) > len(best):
+            best = path
+    return best
+
+
+def _cycle_from(start: Key, parent_of: dict[Key, Key | None]) -> list[Key]:
+    """The cycle met walking up from `start`, from its smallest key back to it. Every
+    CompositePodGroup on the way has its parent in the input (the caller checked)."""
+    order: list[Key] = []
+    seen: dict[Key, int] = {}
+    key: Key = start
+    while key not in seen:
+        seen[key] = len(order)
+        order.append(key)
+        key = parent_of[key]  # type: ignore[assignment]
+    cycle = order[seen[key]:]
+    i = cycle.index(min(cycle))
+    cycle = cycle[i:] + cycle[:i]
+    return cycle + [cycle[0]]
 
 
 def _set_depths(node: TreeNode, depth: int) -> None:

@@ -1,6 +1,5 @@
-"""The CompositePodGroup tree as the plan uses it (model/hierarchy.py, with the Invalid verdicts of
-scheduling/hierarchy_tree.py) and the leaf memo of the hierarchical
-algorithm (scheduling/hierarchy.py)."""
+"""The CompositePodGroup tree as the plan uses it (model/hierarchy.py, with its Invalid verdicts)
+and the leaf memo of the hierarchical algorithm (scheduling/hierarchy.py)."""
 from __future__ import annotations
 
 import pytest

@@ -1,8 +1,8 @@
 """CompositePodGroup trees: shape, child order, and the three Invalid rules (README deviations)."""
 from __future__ import annotations
 
-from podgroup_plan.model.objects import CompositePodGroup, PodGroup
-from podgroup_plan.scheduling.hierarchy_tree import build_trees
+from podgroup_plan.model.hierarchy import build_hierarchy
+from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, PodGroup
 
 
 def cpg(name, parent=None, workload="job", ts=None):
@@ -15,6 +15,14 @@ def pg(name, parent, workload="job", ts=None):
                     min_count=1, parent=parent, workload_name=workload, creation_timestamp=ts)
 
 
+def build_trees(composites, groups):
+    return build_hierarchy(ClusterInput(composite_pod_groups=tuple(composites), pod_groups=tuple(groups)))
+
+
+def roots(h):
+    return list(h.roots.values())
+
+
 def shape(node):
     return (node.group.name, [shape(c) for c in node.children])
 
@@ -22,16 +30,16 @@ def shape(node):
 def test_two_levels_children_in_creation_order_then_name():
     trees = build_trees([cpg("root")], [pg("w-b", "root", ts="2026-01-01T00:00:02Z"), pg("w-a", "root", ts="2026-01-01T00:00:03Z"),
                                         pg("ps", "root", ts="2026-01-01T00:00:02Z"), pg("late", "root")])
-    assert [shape(r) for r in trees.roots] == [("root", [("ps", []), ("w-b", []), ("w-a", []), ("late", [])])]
-    assert trees.invalid == {} and trees.missing_parent == {}
-    assert trees.roots[0].depth() == 2
+    assert [shape(r) for r in roots(trees)] == [("root", [("ps", []), ("w-b", []), ("w-a", []), ("late", [])])]
+    assert trees.invalid == {} and trees.missing == {}
+    assert roots(trees)[0].height() == 2
 
 
 def test_depth_four_is_allowed_five_is_invalid():
     ok = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a")], [pg("leaf", "b")])
-    assert ok.roots[0].depth() == 4 and not ok.invalid
+    assert roots(ok)[0].height() == 4 and not ok.invalid
     deep = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a"), cpg("c", "b")], [pg("leaf", "c")])
-    assert deep.roots == []
+    assert roots(deep) == [] and deep.invalid_leaves == {("ns", "leaf")}
     msg = "invalid CompositePodGroup hierarchy: depth 5 exceeds 4 (WorkloadMaxTreeDepth): ns/r -> ns/a -> ns/b -> ns/c -> ns/leaf"
     assert deep.invalid == {k: msg for k in [("ns", "r"), ("ns", "a"), ("ns", "b"), ("ns", "c")]}
 
@@ -40,20 +48,29 @@ def test_objects_of_two_workloads_are_invalid():
     trees = build_trees([cpg("r"), cpg("a", "r", workload="other")], [pg("leaf", "a")])
     msg = trees.invalid[("ns", "r")]
     assert msg == "invalid CompositePodGroup hierarchy: objects of more than one Workload (job: ns/r, ns/leaf; other: ns/a)"
-    assert trees.invalid[("ns", "a")] == msg and trees.roots == []
+    assert trees.invalid[("ns", "a")] == msg and roots(trees) == []
 
 
 def test_a_cycle_is_reported_with_its_path_for_every_member_and_what_hangs_below():
     trees = build_trees([cpg("b", "c"), cpg("c", "b"), cpg("below", "b")], [pg("leaf", "below")])
     msg = "invalid CompositePodGroup hierarchy: cycle ns/b -> ns/c -> ns/b"
     assert trees.invalid == {("ns", "b"): msg, ("ns", "c"): msg, ("ns", "below"): msg}
-    assert trees.roots == []
+    assert roots(trees) == [] and trees.invalid_leaves == {("ns", "leaf")}
+
+
+def test_a_composite_hanging_below_a_cycle_names_the_same_cycle():
+    # walking up from "a" (the smallest key) meets the cycle b -> c; the path starts at its smallest key
+    trees = build_trees([cpg("a", "b"), cpg("b", "c"), cpg("c", "b")], [pg("leaf", "a")])
+    msg = "invalid CompositePodGroup hierarchy: cycle ns/b -> ns/c -> ns/b"
+    assert trees.invalid == {("ns", "a"): msg, ("ns", "b"): msg, ("ns", "c"): msg}
+    assert trees.invalid_leaves == {("ns", "leaf")} and not trees.missing
 
 
 def test_a_missing_parent_is_not_invalid_its_subtree_waits():
     trees = build_trees([cpg("mid", "gone")], [pg("leaf", "mid"), pg("orphan", "nowhere")])
-    assert trees.invalid == {} and trees.roots == []
-    assert trees.missing_parent == {("ns", "mid"): ("ns", "gone"), ("ns", "orphan"): ("ns", "nowhere")}
+    assert trees.invalid == {} and roots(trees) == []
+    assert trees.missing == {("ns", "mid"): ("ns", "gone"), ("ns", "leaf"): ("ns", "gone"),
+                             ("ns", "orphan"): ("ns", "nowhere")}
 
 
 # ----- Invalid trees in a plan ----------------------------------------------------------------
