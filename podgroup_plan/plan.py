@@ -28,7 +28,7 @@ from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.hierarchy import build_hierarchy
-from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
+from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Pod, PodGroup
 from podgroup_plan.scheduling.hierarchy import LeafMemo
 from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.outcome import Recorder
@@ -313,25 +313,39 @@ class _Passes:
                 self._failed(entity, _plugins_of(result))
             return True, True
         self._failed(entity, _plugins_of(result))
-        status = result.status
+        outcome = self.post_filter(fwk, group, entity.pods, result.status,
+                                   lambda: self._rerun(fwk, group, entity.pods))
+        self._group_failed(entity, result, outcome)
+        evicted = self.act_on_preemption(outcome, Preemptor("PodGroup", group.namespace, group.name),
+                                         entity.pods[0].scheduler_name)
+        return False, evicted
+
+    def post_filter(self, fwk: Framework, group: PodGroup | CompositePodGroup, pods: list[Pod],
+                    status: Status, rerun) -> PreemptionOutcome | None:
+        """PodGroupPostFilter for a root (a PodGroup, or a tree's root CompositePodGroup) whose
+        cycle failed: it runs once, and only when the status is exactly Unschedulable. `rerun`
+        is the root algorithm workload-aware preemption re-runs. None when nothing ran."""
         outcome = post_status = None
-        # PodGroupPostFilter runs once for the root when its status is exactly Unschedulable.
         if status.code == Code.UNSCHEDULABLE:
-            outcome, post_status = fwk.run_pod_group_post_filter(
-                group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, group, entity.pods))
+            outcome, post_status = fwk.run_pod_group_post_filter(group, pods, self.state, scheduling_func=rerun)
         if outcome is not None and self.tracer is not None:
             self.tracer.preemption(group.namespace, group.name, outcome)
         if outcome is None and post_status is not None:
             outcome = PreemptionOutcome(post_status)  # the runner's own answer (no plugin, an error)
-        self._group_failed(entity, result, outcome)
-        if outcome is not None and outcome.status.is_success():
-            for pod, node in outcome.nominations:
-                self.nominator.nominate(pod, node)
-            if outcome.victims:
-                self._evict(outcome, Preemptor("PodGroup", group.namespace, group.name),
-                            entity.pods[0].scheduler_name, "podgroup")
-                return False, True
-        return False, False
+        return outcome
+
+    def act_on_preemption(self, outcome: PreemptionOutcome | None, preemptor: Preemptor,
+                          scheduler_name: str) -> bool:
+        """Nominate and evict what a successful PodGroupPostFilter chose. True when pods were
+        evicted (the cluster changed)."""
+        if outcome is None or not outcome.status.is_success():
+            return False
+        for pod, node in outcome.nominations:
+            self.nominator.nominate(pod, node)
+        if not outcome.victims:
+            return False
+        self._evict(outcome, preemptor, scheduler_name, "podgroup")
+        return True
 
     def _tree_cycle(self, entity: Entity) -> bool:
         """A root CompositePodGroup's cycle (scheduling/tree_cycle.py)."""

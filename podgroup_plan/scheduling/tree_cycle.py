@@ -20,7 +20,6 @@ from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import Preemptor
 from podgroup_plan.scheduling.hierarchy import NodeResult, all_results, leaf_pod_results, run_tree_algorithm
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, validate_pod_group
-from podgroup_plan.scheduling.preemption.common import PreemptionOutcome
 
 
 class TreeCycle:
@@ -63,23 +62,11 @@ class TreeCycle:
             self.succeeded = True
             return self._bind(result, queued, plugins)
         passes._failed(entity, plugins)
-        outcome = post_status = None
-        if result.status.code == Code.UNSCHEDULABLE:
-            outcome, post_status = fwk.run_pod_group_post_filter(
-                self.root.group, entity.pods, self.state, scheduling_func=lambda: self._rerun(fwk, queued))
-        if outcome is not None and passes.tracer is not None:
-            passes.tracer.preemption(self.root.group.namespace, self.root.group.name, outcome)
-        if outcome is None and post_status is not None:
-            outcome = PreemptionOutcome(post_status)  # the runner's own answer (no plugin, an error)
+        outcome = passes.post_filter(fwk, self.root.group, entity.pods, result.status,
+                                     lambda: self._rerun(fwk, queued))
         self._failed(result, queued, outcome)
-        if outcome is not None and outcome.status.is_success():
-            for pod, node in outcome.nominations:
-                passes.nominator.nominate(pod, node)
-            if outcome.victims:
-                passes._evict(outcome, Preemptor("CompositePodGroup", *self.root.key),
-                              entity.pods[0].scheduler_name, "podgroup")
-                return True
-        return False
+        return passes.act_on_preemption(outcome, Preemptor("CompositePodGroup", *self.root.key),
+                                        entity.pods[0].scheduler_name)
 
     def _rerun(self, fwk, queued) -> tuple[list, Status]:
         """Workload-aware preemption's re-run of the whole tree algorithm (it proposes only)."""
