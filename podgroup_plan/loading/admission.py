@@ -1,6 +1,8 @@
 """What the apiserver does to a pod before kube-scheduler ever sees it, for manifests that were
 never admitted (a pod without metadata.uid and without spec.nodeName: written by hand or
-rendered, not read from a cluster, where all of this already happened).
+rendered, not read from a cluster, where all of this already happened), and for every pod
+expanded from a controller's template (decode_controllers.decode_template: the controller
+creates its pods through the apiserver).
 
 Mirrors, in the order the apiserver applies them:
 * defaulting, `pkg/apis/core/v1/defaults.go` (defaultHostNetworkPorts): a hostNetwork pod's

@@ -147,6 +147,7 @@ class Decoder:
         self._implied: dict[tuple[str, str], tuple[str, str, str]] = {}
         # (list, index) of pods never admitted (admission.py): kept whole until `finish`
         self._unadmitted: list[tuple[list, int]] = []
+        self._admission: Admission | None = None  # built in `finish`; controllers' templates use it too
 
     def add(self, doc: Document) -> None:
         """Decode (or keep) one schema-checked document."""
@@ -190,7 +191,7 @@ class Decoder:
         for doc in self._kept["LimitRange"]:
             limit_ranges[doc.obj["metadata"].get("namespace") or "default"].append(doc.obj)
         runtime_classes = {doc.obj["metadata"]["name"]: doc.obj for doc in self._kept["RuntimeClass"]}
-        admission = Admission(runtime_classes, limit_ranges)
+        admission = self._admission = Admission(runtime_classes, limit_ranges)
         for target, i in self._unadmitted:
             doc, pod = target[i]
             if admission or doc.obj["spec"].get("runtimeClassName"):
@@ -227,7 +228,7 @@ class Decoder:
                     ("ReplicaSet", decode_replica_set), ("StatefulSet", decode_stateful_set))
         for kind, decode in decoders:
             for doc in kept[kind]:
-                obj = decode(doc, priorities, _reporter(doc, self.issues), self._memo)
+                obj = decode(doc, priorities, _reporter(doc, self.issues), self._memo, self._admission)
                 if obj is not None:
                     out.controllers[kind].append((doc, obj))
         out.scheduler_configs.extend(kept["KubeSchedulerConfiguration"])

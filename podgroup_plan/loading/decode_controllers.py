@@ -14,6 +14,7 @@ from typing import Mapping
 
 import orjson
 
+from podgroup_plan.loading.admission import Admission
 from podgroup_plan.loading.decode_groups import _disruption_mode, _topology_key
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
 from podgroup_plan.loading.decode_pods import Memo, decode_pod
@@ -42,8 +43,12 @@ JOBSET_DEFAULT_GROUP = "default"
 
 
 def decode_template(doc: Document, template: Mapping, namespace: str, path: tuple,
-                    priorities: PriorityTable, report: Report, memo: Memo) -> Pod:
-    """A PodTemplateSpec as a Pod named "" (expansion names it); problems at `path`."""
+                    priorities: PriorityTable, report: Report, memo: Memo,
+                    admission: Admission | None = None) -> Pod:
+    """A PodTemplateSpec as a Pod named "" (expansion names it); problems at `path`. The pods a
+    controller creates go through the apiserver's admission like any new pod (admission.py), so
+    the template is admitted as such a pod would be; a refusal (the controller could create no
+    pod from it) is reported at the template's field."""
     meta = dict(template.get("metadata") or {})
     meta["name"] = ""
     meta["namespace"] = namespace
@@ -55,6 +60,8 @@ def decode_template(doc: Document, template: Mapping, namespace: str, path: tupl
         # Priority admission refuses every pod the controller would create from it
         report(path + ("spec", "priorityClassName"), f'no PriorityClass with name "{class_name}" was found')
     obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    if admission is not None and (admission or spec.get("runtimeClassName")):
+        obj = admission.admit(obj, lambda p, m: report(path + p, m)) or obj
     pod_doc = Document(obj, doc.file, doc.document, doc.line, doc.items, doc.span)
     return decode_pod(pod_doc, priorities, lambda p, m: report(path + p, m), memo)
 
@@ -100,7 +107,7 @@ def completed_indexes(text: str | None, path: tuple, report: Report) -> IndexInt
 
 def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, path: tuple,
                   priorities: PriorityTable, report: Report, memo: Memo,
-                  namespace: str, name: str) -> Job:
+                  namespace: str, name: str, admission: Admission | None = None) -> Job:
     """A Job from its spec at `path` (`("spec",)`, or a JobSet's replicated job template)."""
     completions = spec.get("completions")
     indexed = spec.get("completionMode") == "Indexed"
@@ -114,7 +121,7 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
         name=name,
         uid=meta.get("uid") or "",
         template=decode_template(doc, spec["template"], namespace, path + ("template",),
-                                 priorities, report, memo),
+                                 priorities, report, memo, admission),
         parallelism=1 if parallelism is None else parallelism,
         completions=completions,
         indexed=indexed,
@@ -159,11 +166,12 @@ def _job_rules(spec: Mapping, path: tuple, name: str, report: Report) -> None:
             report(where, f'unsupported value "{restart}"; supported values: "OnFailure", "Never"')
 
 
-def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> Job:
+def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+               admission: Admission | None = None) -> Job:
     obj = doc.obj
     meta = obj["metadata"]
     return job_from_spec(doc, meta, obj["spec"], obj.get("status") or {}, ("spec",), priorities,
-                         report, memo, namespace_of(meta), meta["name"])
+                         report, memo, namespace_of(meta), meta["name"], admission)
 
 
 def _replicas(spec: Mapping) -> int:
@@ -171,7 +179,8 @@ def _replicas(spec: Mapping) -> int:
     return 1 if replicas is None else replicas
 
 
-def decode_replica_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo
+def decode_replica_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                       admission: Admission | None = None
                        ) -> ReplicaSet | None:
     obj = doc.obj
     meta, spec = obj["metadata"], obj["spec"]
@@ -187,7 +196,7 @@ def decode_replica_set(doc: Document, priorities: PriorityTable, report: Report,
         name=meta["name"],
         uid=meta.get("uid") or "",
         template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
-                                 priorities, report, memo),
+                                 priorities, report, memo, admission),
         replicas=_replicas(spec),
         owner=controller_owner(meta),
         revision=revision,
@@ -203,7 +212,8 @@ def template_hash(template: Mapping) -> str:
     return safe_encode(str(fnv32a(orjson.dumps(template, option=orjson.OPT_SORT_KEYS))))
 
 
-def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> Deployment:
+def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                      admission: Admission | None = None) -> Deployment:
     obj = doc.obj
     meta, spec = obj["metadata"], obj["spec"]
     namespace = namespace_of(meta)
@@ -212,7 +222,7 @@ def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, 
         name=meta["name"],
         uid=meta.get("uid") or "",
         template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
-                                 priorities, report, memo),
+                                 priorities, report, memo, admission),
         template_hash=template_hash(spec["template"]),
         replicas=_replicas(spec),
         selector=label_selector(spec.get("selector")),
@@ -221,7 +231,8 @@ def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, 
     )
 
 
-def decode_stateful_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo
+def decode_stateful_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                        admission: Admission | None = None
                         ) -> StatefulSet | None:
     obj = doc.obj
     meta, spec = obj["metadata"], obj["spec"]
@@ -233,7 +244,7 @@ def decode_stateful_set(doc: Document, priorities: PriorityTable, report: Report
         name=meta["name"],
         uid=meta.get("uid") or "",
         template=decode_template(doc, spec["template"], namespace, ("spec", "template"),
-                                 priorities, report, memo),
+                                 priorities, report, memo, admission),
         replicas=_replicas(spec),
         ordinals_start=((spec.get("ordinals") or {}).get("start")) or 0,
         ordered_ready=(spec.get("podManagementPolicy") or "OrderedReady") == "OrderedReady",
@@ -242,7 +253,8 @@ def decode_stateful_set(doc: Document, priorities: PriorityTable, report: Report
     )
 
 
-def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo) -> JobSet:
+def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                   admission: Admission | None = None) -> JobSet:
     obj = doc.obj
     meta, spec = obj["metadata"], obj["spec"]
     namespace = namespace_of(meta)
@@ -258,7 +270,7 @@ def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, mem
             job_spec["template"] = {**job_spec["template"], "spec": {**pod_spec, "restartPolicy": "OnFailure"}}
         job_meta = template.get("metadata") or {}
         job = job_from_spec(doc, job_meta, job_spec, {}, ("spec", "replicatedJobs", i, "template", "spec"),
-                            priorities, report, memo, namespace, "")
+                            priorities, report, memo, namespace, "", admission)
         replicated.append(ReplicatedJob(
             name=rj["name"],
             replicas=_replicas(rj),

@@ -94,3 +94,48 @@ def test_limit_range_leaves_set_requests_and_limits_alone(tmp_path):
 def test_limit_range_of_another_namespace_does_nothing(tmp_path):
     p = load(tmp_path, NODE + LR.replace("namespace: ns", "namespace: other") + pod()).pods[0]
     assert p.requests == {}
+
+
+# ----- pods a controller creates ------------------------------------------------------------
+# The Job controller (or a ReplicaSet, a StatefulSet) creates its pods through the apiserver, so
+# admission applies to every pod expanded from a template, whether or not the controller object
+# itself came from a cluster.
+
+def job(spec_extra="", containers="[{name: c, image: i}]", uid=""):
+    return (f"---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: j, namespace: ns{uid}}}\n"
+            f"spec:\n  parallelism: 2\n  completions: 2\n  template:\n    spec:\n"
+            f"      restartPolicy: Never\n      containers: {containers}\n{spec_extra}")
+
+
+def deployment(spec_extra=""):
+    return ("---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\n"
+            "spec:\n  replicas: 1\n  selector: {matchLabels: {app: d}}\n  template:\n"
+            "    metadata: {labels: {app: d}}\n    spec:\n      containers: [{name: c, image: i}]\n"
+            f"{spec_extra}")
+
+
+def expanded(tmp_path, text):
+    from podgroup_plan.controllers import expand
+
+    ci = load(tmp_path, text)
+    return [p for p in expand(ci, {}).pods if p.owner_references]
+
+
+def test_a_jobs_pods_get_the_limit_range_defaults(tmp_path):
+    pods = expanded(tmp_path, NODE + LR + job(uid=", uid: j-1234"))
+    assert len(pods) == 2
+    assert all(p.requests["cpu"] == 3000 and p.requests["memory"] == 100 * 1024 * 1024 for p in pods)
+
+
+def test_a_deployments_pods_get_the_runtime_class(tmp_path):
+    pods = expanded(tmp_path, NODE + RC + deployment("      runtimeClassName: kata\n"))
+    assert len(pods) == 1
+    assert pods[0].requests == {"cpu": 250} and dict(pods[0].node_selector) == {"runtime": "kata"}
+
+
+def test_a_template_admission_refuses_is_reported_at_the_templates_field(tmp_path):
+    with pytest.raises(InputError) as exc:
+        load(tmp_path, NODE + job("      runtimeClassName: gone\n"))
+    [problem] = exc.value.problems
+    assert problem.message == 'pod rejected: RuntimeClass "gone" not found'
+    assert (problem.kind, problem.path, problem.line) == ("Job", "spec.template.spec.runtimeClassName", 16)
