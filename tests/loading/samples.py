@@ -218,7 +218,54 @@ JOB_SET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata
 DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "team-a"},
               "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "t"}}, "template": _TEMPLATE}}
 
-ALL = [POD, NODE, PRIORITY_CLASS, PDB, WORKLOAD_V1ALPHA1, WORKLOAD_V1ALPHA2, WORKLOAD_V1BETA1,
+# A running pod as `kubectl get -o json` writes it (the layout of benchmarks' load cases), with
+# the status fields the schema covers: conditions, container statuses mid-resize.
+RUNNING_POD = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {
+        "name": "running-000001", "namespace": "default", "creationTimestamp": "2025-01-01T00:00:00Z",
+        "uid": "00000002-0000-4000-8000-000000000001", "resourceVersion": "10000",
+        "labels": {"app": "scheduler-perf"}, "annotations": {"note": "x"},
+    },
+    "spec": {
+        "containers": [{
+            "name": "pause", "image": "registry.k8s.io/pause:3.10.1",
+            "resources": {"requests": {"cpu": "100m", "memory": "500Mi"},
+                          "limits": {"cpu": "100m", "memory": "500Mi"}},
+            "imagePullPolicy": "IfNotPresent", "ports": [{"containerPort": 80, "protocol": "TCP"}],
+            "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+        }],
+        "nodeName": "node-00000", "dnsPolicy": "ClusterFirst", "enableServiceLinks": True,
+        "preemptionPolicy": "PreemptLowerPriority", "priority": 0, "restartPolicy": "Always",
+        "schedulerName": "default-scheduler", "securityContext": {}, "serviceAccountName": "default",
+        "terminationGracePeriodSeconds": 30, "hostNetwork": False,
+        "workloadRef": {"name": "w", "podGroup": "workers", "podGroupReplicaKey": "0"},
+        "schedulingGates": [{"name": "example.com/gate"}],
+        "tolerations": [
+            {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists",
+             "tolerationSeconds": 300},
+            {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists",
+             "tolerationSeconds": 300},
+        ],
+    },
+    "status": {
+        "phase": "Running", "qosClass": "Guaranteed", "hostIP": "10.0.0.1", "startTime": "2025-01-01T00:00:05Z",
+        "conditions": [
+            {"type": "Ready", "status": "True", "lastProbeTime": None, "lastTransitionTime": "2025-01-01T00:00:05Z"},
+            {"type": "PodResizePending", "status": "True", "reason": "Deferred"},
+        ],
+        "containerStatuses": [{
+            "name": "pause", "image": "registry.k8s.io/pause:3.10.1", "ready": True, "restartCount": 0,
+            "state": {"running": {"startedAt": "2025-01-01T00:00:05Z"}},
+            "resources": {"requests": {"cpu": "200m"}}, "allocatedResources": {"cpu": "200m", "memory": "500Mi"},
+        }],
+        "initContainerStatuses": [],
+    },
+}
+
+
+ALL = [POD, RUNNING_POD, NODE, PRIORITY_CLASS, PDB, WORKLOAD_V1ALPHA1, WORKLOAD_V1ALPHA2, WORKLOAD_V1BETA1,
        WORKLOAD_V1ALPHA3, POD_GROUP_V1ALPHA2, POD_GROUP_V1BETA1, POD_GROUP_V1ALPHA3,
        COMPOSITE_POD_GROUP, SCHEDULER_CONFIG, SERVICE, REPLICA_SET, STATEFUL_SET,
        REPLICATION_CONTROLLER, NAMESPACE, JOB, JOB_SET, DEPLOYMENT]
