@@ -32,13 +32,14 @@ from podgroup_plan.loading.files import (
     iter_documents,
     read_documents,
 )
-from podgroup_plan.loading.schema import SchemaSet, bundled, group_of
+from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput
 
 __all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
 
 SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
+_UNKNOWN = object()
 
 
 def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> ClusterInput:
@@ -120,6 +121,9 @@ def check_and_decode(
     owned: list[tuple[Identity, Document]] = []
     broken: set[Identity] = set()
     ignored: Counter = Counter()
+    # (apiVersion, kind) -> the compiled schema check, or None: ask schema_issues (a version
+    # we do not read, a schema the compiler cannot take, or a document the check refuses)
+    checks: dict[tuple[str, str], Check | None] = {}
     for doc in docs:
         kind, api_version = doc.kind, doc.api_version
         if not kind or not api_version:
@@ -130,7 +134,11 @@ def check_and_decode(
             continue
         key = identity(doc)
         owned.append((key, doc))
-        found = schema_issues(doc, schemas)
+        check = checks.get((api_version, kind), _UNKNOWN)
+        if check is _UNKNOWN:
+            check = schemas.check(api_version, kind) if schemas.supports(api_version, kind) else None
+            checks[(api_version, kind)] = check
+        found = [] if check is not None and check(doc.obj) else schema_issues(doc, schemas)
         if found:
             issues += found
             broken.add(key)

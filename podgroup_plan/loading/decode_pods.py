@@ -130,7 +130,15 @@ def resize_status(status: Mapping) -> tuple[dict[str, tuple[tuple, Mapping]], bo
     carries resources (every pending pod, most running ones)."""
     by_name: dict[str, tuple[tuple, Mapping]] = {}  # name -> (path of its status, status)
     for field_name in ("containerStatuses", "initContainerStatuses"):
-        for i, cs in enumerate(status.get(field_name) or ()):
+        statuses = status.get(field_name)
+        if not statuses:
+            continue
+        for cs in statuses:  # the usual answer (no resources) without enumerate's tuples
+            if (type(cs) is dict or isinstance(cs, Mapping)) and cs.get("resources") is not None:
+                break
+        else:
+            continue
+        for i, cs in enumerate(statuses):
             if _is_mapping(cs) and cs.get("resources") is not None:
                 by_name[cs["name"]] = (("status", field_name, i), cs)
     if not by_name:
@@ -285,6 +293,10 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
     if get("hostNetwork"):
         ports = host_ports({"containers": spec["containers"], "initContainers": get("initContainers")}, True)
     priority, preemption_policy = priorities.pod(spec)
+    # Most pods have no affinity, spread constraints, gates or owners: their empty values
+    # directly, without a memo lookup or a generator (what those would give for None or []).
+    raw_affinity, raw_tolerations, raw_spread = get("affinity"), get("tolerations"), get("topologySpreadConstraints")
+    gates, owners = get("schedulingGates"), meta.get("ownerReferences")
     return Pod(
         namespace=meta.get("namespace") or DEFAULT_NAMESPACE,
         name=meta["name"],
@@ -298,9 +310,9 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
         non_zero_memory=non_zero_memory,
         host_ports=ports,
         node_selector=get("nodeSelector") or {},
-        affinity=memo.get("affinity", get("affinity"), affinity),
-        tolerations=memo.get("tolerations", get("tolerations"), _tolerations),
-        topology_spread_constraints=memo.get("spread", get("topologySpreadConstraints"), _spread_constraints),
+        affinity=memo.get("affinity", raw_affinity, affinity) if raw_affinity else None,
+        tolerations=memo.get("tolerations", raw_tolerations, _tolerations) if raw_tolerations else (),
+        topology_spread_constraints=memo.get("spread", raw_spread, _spread_constraints) if raw_spread else (),
         images=images,
         pod_group=pod_group_link(spec),
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
@@ -308,11 +320,10 @@ def decode_pod(doc: Document, priorities: PriorityTable, report: Report, memo: M
         phase=status.get("phase") or "Pending",
         nominated_node_name=status.get("nominatedNodeName") or None,
         deletion_timestamp=timestamp(meta.get("deletionTimestamp"), ("metadata", "deletionTimestamp"), report),
-        scheduling_gates=tuple(g["name"] for g in get("schedulingGates") or ()),
+        scheduling_gates=tuple(g["name"] for g in gates) if gates else (),
         owner_references=tuple(
-            OwnerReference(r["kind"], r["name"], bool(r.get("controller")))
-            for r in meta.get("ownerReferences") or ()
-        ),
+            OwnerReference(r["kind"], r["name"], bool(r.get("controller"))) for r in owners
+        ) if owners else (),
         uid=meta.get("uid") or "",
         source=Source(doc.file, doc.document, doc.line),
         preempted_by_scheduler=_preempted_by_scheduler(status),
@@ -323,7 +334,8 @@ def _preempted_by_scheduler(status: Mapping) -> bool:
     """The first DisruptionTarget condition says the scheduler preempted the pod (upstream
     PodTerminatingByPreemption reads that one condition)."""
     for condition in status.get("conditions") or ():
-        if _is_mapping(condition) and condition.get("type") == "DisruptionTarget":
+        # `_is_mapping` inline: a running pod has about five conditions
+        if (type(condition) is dict or isinstance(condition, Mapping)) and condition.get("type") == "DisruptionTarget":
             return condition.get("status") == "True" and condition.get("reason") == "PreemptionByScheduler"
     return False
 

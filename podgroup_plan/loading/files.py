@@ -275,9 +275,11 @@ def read_documents(
 
 
 def read_file(path: str, problems: list[Problem]) -> Iterator[Document]:
-    if path.endswith(".json"):
-        yield from _mapped_json_documents(path, problems)
-        return
+    # The JSON reader's own generator, not one more level of `yield from` per document.
+    return _mapped_json_documents(path, problems) if path.endswith(".json") else _yaml_file(path, problems)
+
+
+def _yaml_file(path: str, problems: list[Problem]) -> Iterator[Document]:
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -339,14 +341,11 @@ def _mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Docum
 
 
 def _json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem]) -> Iterator[Document]:
-    done = 0
     try:
-        for doc in _stream_list(path, data, problems):
-            yield doc
-            done = doc.items[0] + 1
+        yield from _stream_list(path, data, problems)
         return
-    except _NotStreamable:
-        pass
+    except _NotStreamable as e:
+        done = e.done
     # Not the layout `_stream_list` reads (or broken JSON): parse the whole file, skipping the
     # items already given.
     try:
@@ -360,7 +359,12 @@ def _json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem])
 
 
 class _NotStreamable(Exception):
-    """The JSON file is not a List written one item per block of lines."""
+    """The JSON file is not a List written one item per block of lines; `done` items of it
+    were already given."""
+
+    def __init__(self, done: int = 0):
+        super().__init__(done)
+        self.done = done
 
 
 # `{"apiVersion": "v1", "kind": "PodList", "metadata": {...}, "items": [` : the head of a List
@@ -398,22 +402,26 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
     shortest: int | None = None  # bytes of the shortest item so far
     skip = 0
     size = len(data)
+    start = b""  # a line break and the indentation of the last item's `{`
+    close = b""  # a line break, that indentation and `}`: the line that closes an item
     # A dump cut short (a truncated download, a full disk) ends anywhere: every look at the
     # next byte checks the end first; the whole-file parse then reports where the JSON broke.
     while p < size and data[p] == _OPEN:
-        line_start = data.rfind(b"\n", 0, p) + 1
-        indent = data[line_start:p]
-        if indent.strip():
-            raise _NotStreamable  # `{` is not the first thing on its line
-        close = b"\n" + indent + b"}"
+        if not start or p < len(start) or data[p - len(start):p] != start:
+            # (an item indented as the last one needs no search back for its line start)
+            line_start = data.rfind(b"\n", 0, p) + 1
+            indent = data[line_start:p]
+            if indent.strip():
+                raise _NotStreamable(count)  # `{` is not the first thing on its line
+            start, close = b"\n" + indent, b"\n" + indent + b"}"
         item = _NO_ITEM
-        # Search for the closing line from most of the shortest item's length on: the search
+        # Search for the closing line from nearly the shortest item's length on: the search
         # itself costs as much as parsing (indentation is mostly the very bytes it looks for).
         # Had it missed this item's end (a shorter item), the slice would hold more than one
         # JSON value and not parse; then the whole item is searched.
         end = data.find(close, p + skip) if skip else -1
         if end >= 0:
-            end += len(indent) + 2
+            end += len(close)
             try:
                 item = orjson.loads(view[p:end])
             except orjson.JSONDecodeError:
@@ -421,20 +429,23 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
         if item is _NO_ITEM:
             end = data.find(close, p)
             if end < 0:
-                raise _NotStreamable
-            end += len(indent) + 2
+                raise _NotStreamable(count)
+            end += len(close)
             try:
                 item = orjson.loads(view[p:end])
             except orjson.JSONDecodeError:
-                raise _NotStreamable from None
+                raise _NotStreamable(count) from None
         if shortest is None or end - p < shortest:
             shortest = end - p
-            skip = max(0, shortest - shortest // 8 - len(close))
-        if isinstance(item, dict) and item_kind is not None:
+            # a margin of 1/64: items of one dump differ by a few bytes (names, numbers)
+            skip = max(0, shortest - shortest // 64 - len(close))
+        if type(item) is not dict:
+            raise _NotStreamable(count)  # only the whole file says what the items are
+        if item_kind is not None:
             item.setdefault("kind", item_kind)
             item.setdefault("apiVersion", item_api_version)
-        elif not (isinstance(item, dict) and "kind" in item and "apiVersion" in item):
-            raise _NotStreamable  # only the whole file says what the items are
+        elif not ("kind" in item and "apiVersion" in item):
+            raise _NotStreamable(count)
         line += view[counted:p].tobytes().count(b"\n")
         counted = p
         if release is not None and p - released >= _RELEASE_EVERY:
@@ -442,18 +453,22 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
             upto = p - p % mmap.PAGESIZE
             release(mmap.MADV_DONTNEED, released, upto - released)
             released = upto
-        yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
+        kind = item["kind"]
+        if type(kind) is str and kind.endswith("List") and isinstance(item.get("items"), list):
+            yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
+        else:  # `_objects` for the usual item, an object, without a generator
+            yield Document(item, path, 1, line, (count,), (p, end, line))
         count += 1
         p = _SPACE.match(data, end).end()
         if p >= size or data[p] != _COMMA:
             break
         p = _SPACE.match(data, p + 1).end()
     if p >= size or data[p] != _CLOSE:
-        raise _NotStreamable
+        raise _NotStreamable(count)
     try:  # the rest of the envelope must be JSON too
         orjson.loads(data[: head.end()] + data[p:])
     except orjson.JSONDecodeError:
-        raise _NotStreamable from None
+        raise _NotStreamable(count) from None
 
 
 def _item_type(envelope: Mapping) -> tuple[str | None, str | None]:

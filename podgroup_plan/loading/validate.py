@@ -88,10 +88,8 @@ def label_value_problem(value: str) -> str | None:
     return f'invalid label value "{shorten(value)}": must be empty or {_LABEL_RULE}'
 
 
-def _label_issues(doc: Document) -> Iterator[Issue]:
-    labels = doc.metadata.get("labels")
-    if not isinstance(labels, dict):
-        return
+def _label_issues(doc: Document, labels: dict) -> list[Issue]:
+    issues = []
     for key, value in labels.items():
         if not isinstance(key, str):
             continue  # the schema reports it
@@ -99,7 +97,8 @@ def _label_issues(doc: Document) -> Iterator[Issue]:
         if problem is None and isinstance(value, str):
             problem = label_value_problem(value)
         if problem:
-            yield Issue(doc, ("metadata", "labels", key), problem)
+            issues.append(Issue(doc, ("metadata", "labels", key), problem))
+    return issues
 
 
 Identity = tuple[str, str, str]  # (kind, namespace, name)
@@ -118,12 +117,18 @@ def identity(doc: Document) -> Identity:
 
 def check_object(doc: Document, key: Identity) -> list[Issue]:
     """The rules about one object, checked on its raw document as it is read (a Pod's raw
-    object is dropped once decoded): its names, a Pod's group links, a budget's union."""
-    issues = list(_object_names(doc, key))
-    issues += _label_issues(doc)
-    if doc.kind == "Pod":
-        issues += pod_links(doc)
-    elif doc.kind == "PodDisruptionBudget":
+    object is dropped once decoded): its names, a Pod's group links, a budget's union.
+    Asked for every document: the usual answer, none, comes without a generator."""
+    issues = _object_names(doc, key)
+    labels = doc.metadata.get("labels")
+    if labels and isinstance(labels, dict):
+        issues += _label_issues(doc, labels)
+    kind = doc.kind
+    if kind == "Pod":
+        spec = doc.obj["spec"]
+        if spec.get("schedulingGroup") or spec.get("workloadRef"):
+            issues += pod_links(doc)
+    elif kind == "PodDisruptionBudget":
         issues += pdb_rules(doc)
     return issues
 
@@ -191,19 +196,21 @@ def controller_limits(decoded: Decoded) -> Iterator[Issue]:
 # --- objects -----------------------------------------------------------------------------------
 
 
-def _object_names(doc: Document, key: Identity) -> Iterator[Issue]:
+def _object_names(doc: Document, key: Identity) -> list[Issue]:
     """metadata.name is a DNS label for Namespaces and a DNS subdomain for the other kinds the
     planner reads; metadata.namespace is a DNS label."""
     kind, namespace, name = key
+    issues: list[Issue] = []
     if kind == "KubeSchedulerConfiguration" or not name:
-        return
+        return issues
     problem = dns_label_problem(name) if kind == "Namespace" else dns_subdomain_problem(name)
     if problem:
-        yield Issue(doc, ("metadata", "name"), problem)
+        issues.append(Issue(doc, ("metadata", "name"), problem))
     if namespace:
         problem = _namespace_problem(namespace)
         if problem:
-            yield Issue(doc, ("metadata", "namespace"), problem)
+            issues.append(Issue(doc, ("metadata", "namespace"), problem))
+    return issues
 
 
 @lru_cache(maxsize=1024)  # few namespaces, many objects
