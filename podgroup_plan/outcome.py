@@ -295,7 +295,7 @@ class Recorder:
             yield results[key]
 
     def _notes(self, frameworks, pods, groups) -> list[str]:
-        notes: set[str] = set(self.cluster.expansion_notes)
+        notes: set[str] = set(self.cluster.expansion_notes) | set(self.cluster.admission_notes)
         tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
             if g.key not in self.group_outcome:

@@ -21,7 +21,9 @@ Mirrors, in the order the apiserver applies them:
   then from `min`): every Container item of every LimitRange of the pod's namespace (in name
   order; a later item of one LimitRange overrides an earlier one, the first LimitRange to set a
   resource wins) gives a container that sets neither a request nor a limit for a resource its
-  default request. Limits play no part in a plan; LimitRange's min/max checks are not applied.
+  default request. Limits play no part in a plan; LimitRange's validation (`min`, `max`,
+  `maxLimitRequestRatio`, which refuse a pod) is not applied: the result's notes name each
+  LimitRange that has such a constraint where the planner admitted pods (README).
 """
 from __future__ import annotations
 
@@ -133,3 +135,21 @@ def _default_container(container: dict, defaults: Mapping[str, Any]) -> None:
 def _amounts(values: Mapping) -> dict:
     """Quantities compared by amount, as apiequality.Semantic compares them (1000m == 1)."""
     return quantities(values, ("spec", "overhead"), lambda path, message: None)
+
+
+_VALIDATING_FIELDS = ("min", "max", "maxLimitRequestRatio")
+
+
+def unchecked_limit_notes(limit_ranges: Mapping[str, list[Mapping]], namespaces: set[str]) -> list[str]:
+    """A note for each LimitRange of a namespace in `namespaces` (where the planner admitted
+    pods) with a constraint LimitRanger would check and the planner does not."""
+    notes = []
+    for namespace in sorted(namespaces & limit_ranges.keys()):
+        for lr in limit_ranges[namespace]:
+            items = lr["spec"].get("limits") or ()
+            if any(item.get(f) for item in items if item.get("type") in ("Container", "Pod")
+                   for f in _VALIDATING_FIELDS):
+                notes.append(f"LimitRange {namespace}/{lr['metadata']['name']}: min, max and "
+                             "maxLimitRequestRatio were not checked (the apiserver refuses a new pod "
+                             "that breaks them); only its default requests were applied")
+    return notes

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from podgroup_plan.loading.admission import Admission, admitted
+from podgroup_plan.loading.admission import Admission, admitted, unchecked_limit_notes
 from podgroup_plan.loading.decode_controllers import (
     decode_deployment,
     decode_job,
@@ -80,6 +80,7 @@ class Decoded:
     pod_class_names: list[tuple[Document, str]] = field(default_factory=list)  # for validation
     # Jobs, JobSets, Deployments, ReplicaSets (with a template), StatefulSets (with a template)
     controllers: dict[str, list] = field(default_factory=lambda: defaultdict(list))
+    admission_notes: list[str] = field(default_factory=list)
 
     def cluster_input(self, ignored_kinds: Mapping[str, int]) -> ClusterInput:
         """The ClusterInput, every list sorted by (namespace, name) or name."""
@@ -115,6 +116,7 @@ class Decoded:
             scheduler_config=scheduler_config,
             scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
+            admission_notes=tuple(sorted(self.admission_notes)),
             controllers=Controllers(
                 jobs=by_key(self.controllers["Job"]),
                 job_sets=by_key(self.controllers["JobSet"]),
@@ -192,6 +194,13 @@ class Decoder:
             limit_ranges[doc.obj["metadata"].get("namespace") or "default"].append(doc.obj)
         runtime_classes = {doc.obj["metadata"]["name"]: doc.obj for doc in self._kept["RuntimeClass"]}
         admission = self._admission = Admission(runtime_classes, limit_ranges)
+        # Namespaces where the planner admits pods: pod manifests never admitted, and the pods
+        # controllers create from their templates.
+        admitting = {target[i][1].namespace for target, i in self._unadmitted}
+        admitting.update(doc.obj["metadata"].get("namespace") or "default"
+                         for kind in ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet")
+                         for doc in self._kept[kind])
+        self.out.admission_notes.extend(unchecked_limit_notes(limit_ranges, admitting))
         for target, i in self._unadmitted:
             doc, pod = target[i]
             if admission or doc.obj["spec"].get("runtimeClassName"):

@@ -358,3 +358,5 @@ class ClusterInput:
     owner_parents: Mapping[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
     # What expansion did not model, for the result's notes.
     expansion_notes: tuple[str, ...] = ()
+    # What admission (loading/admission.py) did not apply, for the result's notes.
+    admission_notes: tuple[str, ...] = ()

@@ -139,3 +139,27 @@ def test_a_template_admission_refuses_is_reported_at_the_templates_field(tmp_pat
     [problem] = exc.value.problems
     assert problem.message == 'pod rejected: RuntimeClass "gone" not found'
     assert (problem.kind, problem.path, problem.line) == ("Job", "spec.template.spec.runtimeClassName", 16)
+
+
+# ----- what admission does not apply is said ------------------------------------------------
+LR_NOTE = ("LimitRange ns/lr: min, max and maxLimitRequestRatio were not checked (the apiserver "
+           "refuses a new pod that breaks them); only its default requests were applied")
+
+
+def test_a_limit_range_with_min_or_max_is_named_in_the_notes_when_pods_are_admitted(tmp_path):
+    from podgroup_plan.plan import plan
+
+    ci = load(tmp_path, NODE + LR + pod())
+    assert ci.admission_notes == (LR_NOTE,)
+    assert LR_NOTE in plan(ci).notes
+    # a Job's template is admitted by the planner too
+    assert load(tmp_path, NODE + LR + job()).admission_notes == (LR_NOTE,)
+
+
+def test_no_note_when_no_pod_of_the_namespace_is_admitted_or_nothing_is_checked(tmp_path):
+    # only pods read from a cluster (a uid): admission, checks included, already happened there
+    assert load(tmp_path, NODE + LR + pod(meta=", uid: abc")).admission_notes == ()
+    # defaults only: everything the LimitRange does was applied
+    defaults_only = LR.replace('    max: {cpu: "3"}\n    min: {memory: 100Mi}\n', "    defaultRequest: {cpu: 500m}\n")
+    ci = load(tmp_path, NODE + defaults_only + pod())
+    assert ci.admission_notes == () and ci.pods[0].requests == {"cpu": 500}
