@@ -19,12 +19,20 @@ per-domain verdict through the nodes' domain codes. Which nodes count (labels, n
 taints) is static and memoised for the state's life. Nothing is memoised per state version: a
 trial's rollback moves the version too, so two pods practically never meet one.
 
+Pods of one shape (the same constraint objects, namespace, labels and node selection) read the
+same things: what PreFilter and PreScore read for a shape (eligible nodes, domains, the live
+ledger entries) is worked out once and kept in the state's shape memo, so such a pod only
+copies the live sums; Filter keeps its per-node answer per per-domain verdict (a zone
+constraint has a few domains, met again and again); and a one-constraint PreScore scores per
+count, not per node (`raw_scores_by_count`).
+
 The per-node counts (`PodMatchCounts`) and the selector helpers it shares with InterPodAffinity
 live in `plugins/helper/pod_match_counts.py`, node selectors and taints in `plugins/helper/`;
 the memos are the state's own (state/derived.py).
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -55,6 +63,7 @@ from podgroup_plan.plugins.helper.node_affinity import required_node_affinity_ma
 from podgroup_plan.plugins.helper.pod_match_counts import (  # noqa: F401  (re-exported for older imports)
     LABEL_METADATA_NAME,
     Clause,
+    DomainCounts,
     PodMatchCounts,
     label_selector_matches,
     namespace_labels,
@@ -86,6 +95,14 @@ PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
 # A memo on the cluster state (state/derived.py): which nodes count for a pod (labels, node
 # affinity, taints: the node table only), the domains they make, domain codes per node.
 _ELIGIBLE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/eligibleNodes")
+# A memo on the cluster state: per pod shape (constraints, namespace, labels, what decides the
+# eligible nodes) what PreFilter and PreScore read for it, worked out once per shape (the
+# ledgers it points to are live, so it stays current); and Filter's verdict per node for a
+# per-domain verdict (few domains: a zone constraint has one per zone).
+_SHAPE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/shapes")
+# Filter keeps its verdict per node for a per-domain verdict of at most this many domains.
+_VERDICT_DOMAINS = 64
+_plugin_ids = itertools.count()
 
 # Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
 _DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")
@@ -139,6 +156,36 @@ def go_round_non_negative(x: np.ndarray) -> np.ndarray:
     return (t + (x - t >= 0.5)).astype(np.int64)
 
 
+def raw_scores(terms: list[tuple[np.ndarray, float, float, np.ndarray | None]], n: int) -> np.ndarray:
+    """PreScore's score per node (scoring.go): for each constraint (counts, weight,
+    float64(maxSkew - 1), nodes with its key or None for all) in order,
+    `score += float64(cnt)*weight + float64(maxSkew-1)` where the node has the key; then
+    rounded."""
+    score = np.zeros(n, dtype=np.float64)
+    for cnt, weight, offset, keyed in terms:
+        term = cnt.astype(np.float64) * weight + offset
+        if keyed is None:
+            score += term
+        else:
+            score = np.where(keyed, score + term, score)
+    return go_round_non_negative(score)
+
+
+def raw_scores_by_count(cnt: np.ndarray, weight: float, offset: float) -> np.ndarray | None:
+    """`raw_scores` for one constraint whose key every node has: a node's score is then a
+    function of its count alone, so it is worked out once per count up to the largest (the
+    same float64 operations on the same values, hence the same results: `0.0 + x` is x for
+    the non-negative terms here) and gathered. None when counts run past the nodes (the
+    table would be the larger pass)."""
+    if not len(cnt):
+        return None
+    top = int(cnt.max())
+    if not 0 <= top <= len(cnt):
+        return None
+    table = go_round_non_negative(np.arange(top + 1, dtype=np.float64) * weight + offset)
+    return table.take(cnt)
+
+
 # ------------------------------------------------------------------------------------------
 # Constraints
 # ------------------------------------------------------------------------------------------
@@ -178,6 +225,7 @@ class _ConstraintCounts:
     min_match: int
     self_match: int
     max_skew: int
+    topology_key: str = ""
 
 
 @dataclass(slots=True)
@@ -187,8 +235,45 @@ class _PreFilterState:
 
 
 @dataclass(slots=True)
+class _FilterShape:
+    """What PreFilter reads for one DoNotSchedule constraint of one pod shape on a state:
+    everything but the counts is static, and `live` is the ledger's per-domain sums (current
+    after every assume, forget and rollback), so a pod of a known shape only copies them."""
+
+    topology_key: str
+    filled: np.ndarray  # _ConstraintCounts.filled
+    present: np.ndarray  # per label value: a domain of some eligible node
+    domains: int  # how many
+    size: int  # label values of the topology key
+    live: DomainCounts | None  # None: the selector counts nothing
+    self_match: int
+    max_skew: int
+    min_domains: int
+
+
+@dataclass(slots=True)
+class _ScorePart:
+    """What PreScore reads for one ScheduleAnyway constraint of one pod shape on a state."""
+
+    hostname: bool
+    codes: np.ndarray  # the topology key's label codes per node (-1: no label)
+    counts: np.ndarray | None  # hostname: live matching pods per node (None: counts nothing)
+    bucket: np.ndarray | None  # other keys: per node its PreScore domain (`_buckets`)
+    live: DomainCounts | None  # other keys: live sums per such domain (None: counts nothing)
+    size: int  # other keys: domains (label values and the "" domain)
+    offset: float  # float64(maxSkew - 1)
+
+
+@dataclass(slots=True)
+class _ScoreShape:
+    has_keys: np.ndarray | None  # require_all: nodes with every topology key; else None
+    all_keyed: bool  # require_all and every node has every key: no node is ever ignored
+    parts: list[_ScorePart]
+
+
+@dataclass(slots=True)
 class _PreScoreState:
-    ignored: np.ndarray  # per node of `feasible`: missing a required topology key
+    ignored: np.ndarray | None  # per node of `feasible`: missing a required topology key (None: none)
     raw: np.ndarray | None = None
 
 
@@ -216,21 +301,55 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 self._controllers[(s.kind, s.namespace, s.name)] = s.selector
         # DefaultSelector by (namespace, labels, owner): depends on the handle only
         self._default_selector_memo = Memo()
+        # constraints() by the pod's constraints object (see there): depends on the args only
+        self._constraints_memo = Memo()
+        self._default_actions = frozenset(c.when_unsatisfiable for c in self._defaults)
+        # Part of this plugin's keys in the state's shape memo (profiles may differ in args).
+        self._id = next(_plugin_ids)
 
     # ----- constraints -----------------------------------------------------------------------
 
     def constraints(self, pod: Pod, action: str) -> tuple[SpreadConstraint, ...]:
         """The pod's constraints for `action`, or the default constraints with the default
-        selector when the pod has none (common.go)."""
-        if pod.topology_spread_constraints:
-            return self._filter_constraints(pod.topology_spread_constraints, pod.labels, action)
-        out = self._filter_constraints(self._defaults, pod.labels, action)
-        if not out:
+        selector when the pod has none (common.go).
+
+        The pod's own constraints are parsed once per constraints object (the decoder shares
+        one tuple among the pods written alike), and per label set when matchLabelKeys merge
+        the pod's labels in; the same tuple comes back every time, which keys the state's
+        shape memo (`_filter_shape`, `_score_shape`). The memo is keyed by the object's `id`
+        and each entry keeps the object, so that id cannot be reused while the entry lives."""
+        own = pod.topology_spread_constraints
+        if own:
+            memo = self._constraints_memo
+            key = (id(own), action)
+            found = memo.get(key)
+            if found is None or found[0] is not own:
+                merges = self._match_label_keys and any(
+                    c.match_label_keys and c.label_selector is not None for c in own)
+                found = (own, merges, None if merges else self._filter_constraints(own, pod.labels, action))
+                memo.put(key, found, 64)
+            if not found[1]:
+                return found[2]
+            key = (id(own), action, tuple(sorted(pod.labels.items())))
+            merged = memo.get(key)
+            if merged is None or merged[0] is not own:
+                merged = (own, self._filter_constraints(own, pod.labels, action))
+                memo.put(key, merged, 64)
+            return merged[1]
+        if action not in self._default_actions:
             return ()
         selector = self.default_selector(pod)
         if selector is None:
             return ()
-        return tuple(replace(c, selector=selector) for c in out)
+        # Default constraints have no selector of their own to merge labels into: the result
+        # depends on the action and the default selector only (one tuple per pair, as above).
+        key = ("default", action, selector)
+        found = self._constraints_memo.get(key)
+        if found is None:
+            out = self._filter_constraints(self._defaults, pod.labels, action)
+            found = tuple(replace(c, selector=selector) for c in out)
+            self._constraints_memo.put(key, found, 64)
+        return found
 
     def _filter_constraints(
         self, constraints: Iterable[TopologySpreadConstraint], labels: Mapping[str, str], action: str
@@ -334,11 +453,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             out.append((mask, ekey))
         return out
 
-    def _domain_sums(
+    def _domain_counts(
         self, state: "ClusterState", pod: Pod, c: SpreadConstraint, eligible: np.ndarray, ekey: tuple,
-    ) -> np.ndarray | None:
-        """Live per-domain counts (do not modify) of the placed pods matching the constraint's
-        selector on the eligible nodes (a ledger kept current from the undo log,
+    ) -> DomainCounts | None:
+        """Live per-domain counts (`.sums`, do not modify) of the placed pods matching the
+        constraint's selector on the eligible nodes (a ledger kept current from the undo log,
         helper/pod_match_counts.py); None when the selector counts nothing."""
         if _selector_counts_nothing(c.selector):
             return None
@@ -348,7 +467,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             return np.where(eligible & (codes >= 0), codes, -1), len(values)
 
         clause = HashedTuple(((frozenset((pod.namespace,)), None, c.selector),))
-        return pod_match_domain_counts(state, clause, (c.topology_key, ekey), node_domain).sums
+        return pod_match_domain_counts(state, clause, (c.topology_key, ekey), node_domain)
 
     def _present(self, state: "ClusterState", key: str, eligible: np.ndarray, ekey: tuple) -> tuple[np.ndarray, int]:
         """(domains holding an eligible node, how many): static, memoised."""
@@ -367,11 +486,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             return np.where(codes >= 0, codes, empty)
         return state.memo(_ELIGIBLE_MEMO).get(("buckets", key), compute)
 
-    def _bucket_sums(
+    def _bucket_counts(
         self, state: "ClusterState", pod: Pod, c: SpreadConstraint, eligible: np.ndarray, ekey: tuple,
         bucket: np.ndarray, size: int,
-    ) -> np.ndarray | None:
-        """Live per-bucket counts (do not modify) of the placed pods matching the
+    ) -> DomainCounts | None:
+        """Live per-bucket counts (`.sums`, do not modify) of the placed pods matching the
         constraint's selector on the eligible nodes; None when the selector counts nothing."""
         if _selector_counts_nothing(c.selector):
             return None
@@ -380,7 +499,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             return np.where(eligible, bucket, -1), size
 
         clause = HashedTuple(((frozenset((pod.namespace,)), None, c.selector),))
-        return pod_match_domain_counts(state, clause, (c.topology_key, ekey, "buckets"), node_domain).sums
+        return pod_match_domain_counts(state, clause, (c.topology_key, ekey, "buckets"), node_domain)
 
     def _filled_codes(self, state: "ClusterState", key: str) -> np.ndarray:
         """Per node its domain code, or the number of domains (one slot past the last domain)
@@ -394,6 +513,45 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         if _selector_counts_nothing(selector):
             return None
         return pod_match_counts(state, ((frozenset((pod.namespace,)), None, selector),))
+
+    # ----- pod shapes ------------------------------------------------------------------------
+
+    def _shape_key(self, kind: str, pod: Pod, constraints: tuple[SpreadConstraint, ...], *extra) -> tuple:
+        """A key of the state's shape memo (`_SHAPE_MEMO`) for what PreFilter or PreScore
+        read for `pod`: the constraints (one object per distinct parse, `constraints()`), the
+        pod's namespace and labels (the selectors' clause, self-match), and what decides the
+        eligible nodes (nodeSelector, required node affinity, tolerations). Objects are keyed
+        by `id` (their generated hashes walk every field); the entry keeps them (`_pinned`)."""
+        aff = pod.affinity
+        required = aff.node_required if aff is not None else None
+        return (kind, self._id, id(constraints), pod.namespace, tuple(pod.labels.items()),
+                tuple(pod.node_selector.items()), id(required), id(pod.tolerations)) + extra
+
+    @staticmethod
+    def _pinned(pod: Pod, constraints: tuple[SpreadConstraint, ...]) -> tuple:
+        aff = pod.affinity
+        return (constraints, aff.node_required if aff is not None else None, pod.tolerations)
+
+    def _filter_shape(
+        self, pod: Pod, state: "ClusterState", constraints: tuple[SpreadConstraint, ...]
+    ) -> list[_FilterShape]:
+        """Per DoNotSchedule constraint, what PreFilter reads for pods of this shape, worked
+        out once per shape and kept in the state's shape memo."""
+        memo = state.memo(_SHAPE_MEMO)
+        key = self._shape_key("filter", pod, constraints)
+        pinned = self._pinned(pod, constraints)
+        found = memo.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], pinned)):
+            return found[1]
+        shapes = []
+        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
+            present, domains = self._present(state, c.topology_key, eligible, ekey)
+            shapes.append(_FilterShape(
+                c.topology_key, self._filled_codes(state, c.topology_key), present, domains,
+                len(state.label_column(c.topology_key)[1]), self._domain_counts(state, pod, c, eligible, ekey),
+                1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew, c.min_domains))
+        memo.put(key, (pinned, shapes), 64 * (len(shapes) + 1))
+        return shapes
 
     # ----- PreFilter / Filter ----------------------------------------------------------------
 
@@ -411,19 +569,15 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         """calPreFilterState over all nodes of the state (upstream lists every node of the
         snapshot, whatever the placement)."""
         counts_out = []
-        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
-            size = len(state.label_column(c.topology_key)[1])
-            present, domains = self._present(state, c.topology_key, eligible, ekey)
-            live = self._domain_sums(state, pod, c, eligible, ekey)
+        for sh in self._filter_shape(pod, state, constraints):
             # a copy: the cycle's PreFilter state must not follow later assumes
-            sums = np.zeros(size, dtype=np.int64) if live is None else live.copy()
+            sums = np.zeros(sh.size, dtype=np.int64) if sh.live is None else sh.live.sums.copy()
             # criticalPaths[0]: the minimum over the domains seen (MaxInt32 with none).
-            min_match = int(sums[present].min()) if domains else MAX_INT32
-            if domains < c.min_domains:
+            min_match = int(sums[sh.present].min()) if sh.domains else MAX_INT32
+            if sh.domains < sh.min_domains:
                 min_match = 0
             counts_out.append(_ConstraintCounts(
-                self._filled_codes(state, c.topology_key), sums, present, min_match,
-                1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew))
+                sh.filled, sums, sh.present, min_match, sh.self_match, sh.max_skew, sh.topology_key))
         return _PreFilterState(constraints, counts_out)
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:
@@ -434,19 +588,41 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 return FilterVerdict.all_pass(len(view))
             pre = self._pre_filter_state(pod, state, constraints)
             cs.write(PRE_FILTER_KEY, pre)
-        # Constraints are checked in order and the first failure decides the node's status:
-        # per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes
-        # without the label, gathered per node in one step.
-        status = None
+        if not pre.counts:
+            return FilterVerdict.all_pass(len(view))
+        # Per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes without
+        # the label: the verdict of every node is a gather through the nodes' domain codes.
+        per_domain = []
         for c in pre.counts:
             size = len(c.sums)
-            per_domain = np.empty(size + 1, dtype=np.int8)
-            np.greater(c.sums + (c.self_match - c.min_match), c.max_skew, out=per_domain[:size], casting="unsafe")
-            per_domain[size] = 2
-            node = per_domain[state.rows_of(c.filled, view)]
+            verdicts = np.empty(size + 1, dtype=np.int8)
+            np.greater(c.sums + (c.self_match - c.min_match), c.max_skew, out=verdicts[:size], casting="unsafe")
+            verdicts[size] = 2
+            per_domain.append(verdicts)
+        if view is not state.all_nodes or any(len(v) > _VERDICT_DOMAINS for v in per_domain):
+            return self._verdict(state, view, pre.counts, per_domain)
+        # Over every node the answer depends on the per-domain verdicts alone, and a zone
+        # constraint has few of them: pods of a shape meet the same ones again and again.
+        key = ("verdict", tuple((c.topology_key, v.tobytes()) for c, v in zip(pre.counts, per_domain)))
+        memo = state.memo(_SHAPE_MEMO)
+        verdict = memo.get(key)
+        if verdict is None:
+            verdict = self._verdict(state, view, pre.counts, per_domain)
+            verdict.passed.flags.writeable = False  # shared by the pods that meet it
+            for failure in verdict.failures:
+                failure.mask.flags.writeable = False
+            memo.put(key, verdict, verdict.passed.nbytes * (1 + len(verdict.failures)))
+        return verdict
+
+    @staticmethod
+    def _verdict(
+        state: "ClusterState", view: np.ndarray, counts: list[_ConstraintCounts], per_domain: list[np.ndarray],
+    ) -> FilterVerdict:
+        # Constraints are checked in order and the first failure decides the node's status.
+        status = None
+        for c, verdicts in zip(counts, per_domain):
+            node = verdicts[state.rows_of(c.filled, view)]
             status = node if status is None else np.where(status == 0, node, status)
-        if status is None:
-            return FilterVerdict.all_pass(len(view))
         missing = status == 2
         skewed = status == 1
         failures = []
@@ -459,6 +635,32 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     # ----- PreScore / Score / NormalizeScore -------------------------------------------------
 
+    def _score_shape(
+        self, pod: Pod, state: "ClusterState", constraints: tuple[SpreadConstraint, ...], require_all: bool,
+    ) -> _ScoreShape:
+        """What PreScore reads for pods of this shape, worked out once per shape."""
+        memo = state.memo(_SHAPE_MEMO)
+        key = self._shape_key("score", pod, constraints, require_all)
+        pinned = self._pinned(pod, constraints)
+        found = memo.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], pinned)):
+            return found[1]
+        has_keys = self._has_keys(state, tuple(c.topology_key for c in constraints)) if require_all else None
+        parts = []
+        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
+            codes, values = state.label_column(c.topology_key)
+            offset = float(c.max_skew - 1)
+            if c.topology_key == LABEL_HOSTNAME:
+                parts.append(_ScorePart(True, codes, self._counts(state, pod, c.selector), None, None, 0, offset))
+            else:
+                bucket = self._buckets(state, c.topology_key)
+                size = len(values) + 1
+                parts.append(_ScorePart(False, codes, None, bucket,
+                                        self._bucket_counts(state, pod, c, eligible, ekey, bucket, size), size, offset))
+        shape = _ScoreShape(has_keys, has_keys is not None and bool(has_keys.all()), parts)
+        memo.put(key, (pinned, shape), 64 * (len(parts) + 1))
+        return shape
+
     def pre_score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> Status:
         cs.pop(PRE_SCORE_KEY, None)
         if state.n == 0:
@@ -469,39 +671,39 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         # Only non-system-default rules require every topology key on a node; with system
         # defaults a node without a zone label still gets hostname spreading.
         require_all = bool(pod.topology_spread_constraints) or not self._system_defaulted
-        if require_all:
-            ignored = ~state.rows_of(self._has_keys(state, tuple(c.topology_key for c in constraints)), feasible)
-        else:
-            ignored = np.zeros(len(feasible), dtype=bool)
-        any_ignored = bool(ignored.any())
-        scored = feasible[~ignored] if any_ignored else feasible
-        score = np.zeros(len(feasible), dtype=np.float64)
-        for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, require_all)):
-            codes, values = state.label_column(c.topology_key)
-            if c.topology_key == LABEL_HOSTNAME:
+        shape = self._score_shape(pod, state, constraints, require_all)
+        ignored = None
+        scored = feasible
+        if shape.has_keys is not None and not shape.all_keyed:
+            ignored = ~state.rows_of(shape.has_keys, feasible)
+            if ignored.any():
+                scored = feasible[~ignored]
+            else:
+                ignored = None
+        cnts = []
+        for part in shape.parts:
+            if part.hostname:
                 weight = go_log(float(len(scored) + 2))
-                counts = self._counts(state, pod, c.selector)
-                cnt = state.rows_of(counts, feasible) if counts is not None else np.zeros(len(feasible), dtype=np.int64)
+                cnt = (state.rows_of(part.counts, feasible) if part.counts is not None
+                       else np.zeros(len(feasible), dtype=np.int64))
             else:
                 # A node without the label counts in the "" domain (only possible without
                 # require_all); a node labelled "" shares it.
-                bucket = self._buckets(state, c.topology_key)
-                domain_seen = np.zeros(len(values) + 1, dtype=bool)
-                domain_seen[bucket[scored]] = True
+                domain_seen = np.zeros(part.size, dtype=bool)
+                domain_seen[part.bucket[scored]] = True
                 weight = go_log(float(int(domain_seen.sum()) + 2))
                 # Upstream counts the eligible nodes of the domains seen: a scored node's
                 # domain is seen, so its count is its domain's count over all eligible nodes
                 # (kept current from the undo log); ignored nodes are zeroed below.
-                sums = self._bucket_sums(state, pod, c, eligible, ekey, bucket, len(values) + 1)
-                cnt = sums[bucket[feasible]] if sums is not None else np.zeros(len(feasible), dtype=np.int64)
-            # score += float64(cnt)*weight + float64(maxSkew-1), only where the node has the key
-            term = cnt.astype(np.float64) * weight + float(c.max_skew - 1)
-            if require_all:  # every node not ignored has the key
-                score += term
-            else:
-                score = np.where(codes[feasible] >= 0, score + term, score)
-        raw = go_round_non_negative(score)
-        if any_ignored:
+                cnt = (part.live.sums[part.bucket[feasible]] if part.live is not None
+                       else np.zeros(len(feasible), dtype=np.int64))
+            cnts.append((cnt, weight, part.offset, None if require_all else part.codes[feasible] >= 0))
+        raw = None
+        if len(cnts) == 1 and cnts[0][3] is None:
+            raw = raw_scores_by_count(*cnts[0][:3])
+        if raw is None:
+            raw = raw_scores(cnts, len(feasible))
+        if ignored is not None:
             raw[ignored] = 0
         cs.write(PRE_SCORE_KEY, _PreScoreState(ignored, raw))
         return SUCCESS
@@ -519,6 +721,13 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         if pre is None or scores.size == 0:
             return scores
         ignored = pre.ignored
+        if ignored is None:  # every node counts
+            max_score = int(scores.max())
+            if max_score == 0:
+                return np.full_like(scores, MAX_NODE_SCORE)
+            out = MAX_NODE_SCORE * (max_score + int(scores.min()) - scores)
+            out //= max_score
+            return out
         out = np.zeros_like(scores)
         valid = ~ignored
         if not valid.any():

@@ -116,7 +116,7 @@ def _answers(state: ClusterState, probes, pts: PodTopologySpread, ipa: InterPodA
             answer = [pre.status.code, verdict.passed.tolist(),
                       sorted((f.reasons, int(f.code), f.mask.tolist()) for f in verdict.failures)]
             if plugin is pts and cs.read(PRE_FILTER_KEY) is not None:
-                answer.append([(c.sums.tolist(), c.min_match) for c in cs.read(PRE_FILTER_KEY).counts])
+                answer.append([(c.sums.tolist(), c.min_match, c.self_match) for c in cs.read(PRE_FILTER_KEY).counts])
             if plugin.pre_score(cs, pod, state, view).is_skip():
                 answer.append("skip")
             else:
@@ -229,3 +229,50 @@ def test_ledgers_equal_a_count_of_the_placed_pods(seed):
                     want[codes[row]] += count
             assert placed.domains.tolist() == want.tolist()
     assert seen == set(want_nodes)
+
+
+def _siblings(rng: random.Random, pods: list, count: int) -> list:
+    """Pods that share another pod's constraint, affinity and toleration objects (as the
+    decoder shares them among pods written alike) but differ in name and, at random, in
+    labels, namespace or nodeSelector: the shape memos key such objects by identity, so
+    everything else that decides an answer must still tell the pods apart."""
+    out = []
+    shaped = [p for p in pods if p.topology_spread_constraints or p.affinity is not None] or pods
+    for i in range(count):
+        base = rng.choice(shaped)
+        labels = dict(base.labels)
+        if rng.random() < 0.7:
+            labels["app"] = rng.choice("abc")
+        if rng.random() < 0.5:
+            labels["tier"] = rng.choice("xy")
+        out.append(replace(
+            base, name=f"sibling-{i}", labels=labels,
+            namespace=rng.choice((base.namespace, base.namespace, "default", "other")),
+            node_selector={"disk": "ssd"} if rng.random() < 0.2 else base.node_selector))
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_pods_sharing_constraint_objects_get_fresh_answers(seed):
+    """The plugins keep what they read per pod shape (constraint objects by identity, labels,
+    namespace, node selection) on the state, and Filter's answer per per-domain verdict: pods
+    that share objects but not their labels, namespace or nodeSelector, some with matchLabelKeys,
+    asked in turn on a state that keeps changing, must each get the answers of a fresh state
+    with fresh plugins."""
+    rng = random.Random(seed)
+    nodes = _nodes(rng, rng.randint(3, 12))
+    pods = [_pod(rng, f"pod-{i}") for i in range(20)]
+    for i, pod in enumerate(pods):  # some constraints merge the pod's labels in
+        if pod.topology_spread_constraints and rng.random() < 0.4:
+            pods[i] = replace(pod, topology_spread_constraints=tuple(
+                replace(c, match_label_keys=("tier",)) for c in pod.topology_spread_constraints))
+    probes = pods[:6] + _siblings(rng, pods[:6], 8)
+    state = ClusterState(nodes)
+    pts = PodTopologySpread(handle=HANDLE)
+    ipa = InterPodAffinity(InterPodAffinityArgs(hard_pod_affinity_weight=5), HANDLE)
+    for pod in pods[6:] + _siblings(rng, pods, 10):
+        state.assume(pod, rng.randrange(state.n))
+        # each probe on a state of its own: no shape of another probe can serve it there
+        assert _answers(state, probes, pts, ipa) == [
+            answer for probe in probes for answer in _recomputed(nodes, state, [probe])]

@@ -919,3 +919,54 @@ def test_go_round_non_negative_equals_go_round_on_non_negative_scores():
     x = np.concatenate([halves, np.nextafter(halves, 0), np.nextafter(halves, 1e9),
                         rng.uniform(0, 1e6, 5000), np.array([0.0, 0.49999999999999994, 2**52 + 0.5])])
     assert go_round_non_negative(x).tolist() == go_round(x).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_scores_by_count_equal_the_float_sum_per_node(seed):
+    """PreScore's one-constraint path works out a score per count and gathers it; it must give
+    every node what the per-node float64 sum and rounding give (scoring.go), whatever the
+    counts, the weight (a log of the nodes or domains scored) and maxSkew."""
+    from podgroup_plan.plugins.pod_topology_spread import raw_scores, raw_scores_by_count
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    cnt = rng.integers(0, int(rng.choice([1, 3, 20, n + 1])) + 1, n).astype(np.int64)
+    weight = go_log(float(rng.integers(0, 20_000) + 2))
+    offset = float(rng.integers(0, 5))
+    got = raw_scores_by_count(cnt, weight, offset)
+    want = raw_scores([(cnt, weight, offset, None)], n)
+    if int(cnt.max()) > n:
+        assert got is None
+    else:
+        assert got.dtype == np.int64 and got.tolist() == want.tolist()
+
+
+def test_filter_verdict_kept_per_domain_verdicts_is_read_only_and_equals_a_fresh_one():
+    """Over every node, Filter's answer for a few domains is kept per per-domain verdict and
+    shared by the pods that meet it again: it must equal the answer worked out for a view
+    that is not the state's own node list (never kept), and nobody may write into it."""
+    nodes = [make_node(f"n{i}", labels={ZONE: f"z{i % 3}", HOST: f"n{i}"} if i != 4 else {HOST: "n4"})
+             for i in range(7)]
+    placed = [make_pod(f"p{i}", labels={"foo": ""}, node_name=f"n{i % 2}") for i in range(3)]
+    state = make_state(nodes, placed)
+    pl = PodTopologySpread()
+    pods = [make_pod(f"q{i}", labels={"foo": ""}, topology_spread_constraints=(sc(1, ZONE, DNS, FOO),))
+            for i in range(3)]
+    kept = None
+    for pod in pods:
+        cs = CycleState()
+        pl.pre_filter(cs, pod, state, state.all_nodes)
+        verdict = pl.filter(cs, pod, state, state.all_nodes)
+        fresh = pl.filter(cs, pod, state, state.all_nodes.copy())
+        assert verdict.passed.tolist() == fresh.passed.tolist()
+        assert [(f.reasons, f.code, f.mask.tolist()) for f in verdict.failures] == \
+            [(f.reasons, f.code, f.mask.tolist()) for f in fresh.failures]
+        assert not verdict.passed.flags.writeable
+        assert all(not f.mask.flags.writeable for f in verdict.failures)
+        assert kept is None or verdict is kept  # the same counts: the kept answer
+        kept = verdict
+    skew, missing = (U, (ERR_REASON_CONSTRAINTS_NOT_MATCH,)), (UU, (ERR_REASON_NODE_LABEL_NOT_MATCH,))
+    # zone z0 holds 2 matching pods, z1 one, z2 none: only z2 keeps the skew within 1
+    assert node_statuses(kept, state) == {
+        "n0": skew, "n1": skew, "n2": None, "n3": skew, "n4": missing, "n5": None, "n6": skew}
