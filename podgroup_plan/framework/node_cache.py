@@ -319,10 +319,22 @@ class NodeLocalCache:
         else:
             alive, fail_id = static_passed[rows], static_fail[rows]
         live = None  # positions (in `rows`) still passing, once some failed
+        every = rows is state.all_nodes
         for plugin in self.dynamic_filters:
             if plugin.name in skipped:
                 continue
             if live is None and not alive.all():
+                if every and 2 * np.count_nonzero(alive) >= len(alive):
+                    # Most nodes passed the static layer: filter all of them, on the state's own
+                    # columns, and keep the verdict where they passed (these filters read one
+                    # node's row each, so the other nodes' answers change nothing), rather than
+                    # gather every column at the passing rows first.
+                    verdict = plugin.filter(cs, pod, state, rows)
+                    failed = alive & ~verdict.passed
+                    if failed.any():
+                        self._record(plugin.name, verdict, failed, fail_id)
+                        alive &= verdict.passed
+                    continue
                 live = np.flatnonzero(alive)
             if live is not None and not len(live):
                 break

@@ -44,7 +44,7 @@ from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.helper import few_rows
 from podgroup_plan.state.derived import HashedTuple
-from podgroup_plan.plugins.node_resources_fit import node_score_amounts, pod_score_requests
+from podgroup_plan.plugins.node_resources_fit import float_allocatable, node_score_amounts, pod_score_requests
 
 
 def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
@@ -91,13 +91,14 @@ def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndar
     return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
 
-def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
+def _balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray], positive: bool = False) -> np.ndarray:
     """balance_score for the usual two resources: std = |f1 - f2| / 2 where both have
-    allocatable, else 0 (one fraction or none)."""
+    allocatable, else 0 (one fraction or none). `positive`: the caller knows every allocatable
+    is > 0 (then they may be float64 arrays: numpy divides int64 by int64 in float64 anyway)."""
     if len(requested[0]) <= few_rows.FEW:  # the rows one binding changed: plain Python
         return few_rows.balance_two(requested, allocatable)
     a0, a1 = allocatable
-    if a0.min(initial=1) <= 0 or a1.min(initial=1) <= 0:
+    if not positive and (a0.min(initial=1) <= 0 or a1.min(initial=1) <= 0):
         with np.errstate(divide="ignore", invalid="ignore"):
             f0 = requested[0].astype(np.float64) / a0
             f1 = requested[1].astype(np.float64) / a1
@@ -164,8 +165,16 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
 
         if m <= few_rows.FEW and len(amounts) == 2:  # the rows one binding changed: plain Python
             return few_rows.balanced_allocation_two(amounts, pod_req, state.column(key, without), feasible)
-        allocs = [alloc for _, alloc, _ in amounts]
-        with_pod = balance_score([used + int(pod_req[i]) for i, _, used in amounts], allocs)
+        requested = [used + int(pod_req[i]) for i, _, used in amounts]
+        with_pod = None
+        if len(amounts) == 2 and feasible is state.all_nodes:  # the signature cache's full pass
+            # allocatable converted to float64 once per state, not per pod (the same float64
+            # values the division would convert them to)
+            floats = [float_allocatable(state, state.resource_index[self._resources[i].name]) for i, _, _ in amounts]
+            if floats[0] is not None and floats[1] is not None:
+                with_pod = _balance_two(requested, floats, positive=True)
+        if with_pod is None:
+            with_pod = balance_score(requested, [alloc for _, alloc, _ in amounts])
         without_pod = state.rows_of(state.column(key, without), feasible)
         # Both balances lie in [50, 100] (a standard deviation of fractions in [0, 1] is at
         # most 0.5), so the numerator is never negative and floor division is Go's division.
