@@ -283,6 +283,8 @@ class Framework:
             if status.is_skip():
                 skipped.append(plugin.name)
         entry = cs.read(CACHE_ENTRY_KEY)
+        if entry is not None and self.cache.score_directly(entry):
+            entry = None  # scored at the feasible nodes only, as without the cache
         cached, summed, rest = self._score_plan(frozenset(skipped), entry is not None)
         if summed:
             self.cache.raw_scores(entry, cs, pod, state, cached, summed)

@@ -167,11 +167,13 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
             return few_rows.balanced_allocation_two(amounts, pod_req, state.column(key, without), feasible)
         requested = [used + int(pod_req[i]) for i, _, used in amounts]
         with_pod = None
-        if len(amounts) == 2 and feasible is state.all_nodes:  # the signature cache's full pass
+        if len(amounts) == 2:
             # allocatable converted to float64 once per state, not per pod (the same float64
             # values the division would convert them to)
             floats = [float_allocatable(state, state.resource_index[self._resources[i].name]) for i, _, _ in amounts]
             if floats[0] is not None and floats[1] is not None:
+                if feasible is not state.all_nodes:
+                    floats = [f.take(feasible) for f in floats]
                 with_pod = _balance_two(requested, floats, positive=True)
         if with_pod is None:
             with_pod = balance_score(requested, [alloc for _, alloc, _ in amounts])

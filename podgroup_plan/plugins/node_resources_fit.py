@@ -268,11 +268,11 @@ def least_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: in
     return _weighted_mean(terms, m)
 
 
-def least_allocated_every_node(state, resources: Sequence[ResourceSpec], amounts, pod_requests: np.ndarray,
-                               weights: list[int]) -> np.ndarray | None:
-    """least_allocated over every node (`amounts` taken at `state.all_nodes`) in float64, or None
-    when an allocatable row does not qualify (`float_allocatable`). The same values as the
-    integer formula, with fewer passes and no conversion of allocatable per pod. With
+def least_allocated_float(state, rows: np.ndarray, resources: Sequence[ResourceSpec], amounts,
+                          pod_requests: np.ndarray, weights: list[int]) -> np.ndarray | None:
+    """least_allocated at node `rows` (`amounts` taken there) in float64, or None when an
+    allocatable row does not qualify (`float_allocatable`). The same values as the integer
+    formula, with fewer passes and allocatable converted once per state, not per pod. With
     0 < a <= _ALLOC_FLOAT_MAX (so a < 2**53 / 100) and integers u (used), r (request) >= 0:
     a - u is exact when u < 2**53 (an integer of magnitude below 2**53), and negative when
     u >= 2**53 (float(u) >= 2**53 > a); subtracting r is exact when the difference is >= 0 (an
@@ -282,17 +282,20 @@ def least_allocated_every_node(state, resources: Sequence[ResourceSpec], amounts
     correctly rounded quotient of the same two float64 values `floor_div` divides: the same
     truncation."""
     terms = []
+    every = rows is state.all_nodes
     for i, _, used in amounts:
         alloc = float_allocatable(state, state.resource_index[resources[i].name])
         if alloc is None:
             return None
+        if not every:
+            alloc = alloc.take(rows)
         free = np.subtract(alloc, used)
         free -= float(pod_requests[i])
         np.maximum(free, 0.0, out=free)
         free *= float(MAX_NODE_SCORE)
         free /= alloc
         terms.append((free.astype(np.int64), None, weights[i]))
-    return _weighted_mean(terms, state.n)
+    return _weighted_mean(terms, len(rows))
 
 
 def most_allocated(amounts, pod_requests: np.ndarray, weights: list[int], m: int) -> np.ndarray:
@@ -453,10 +456,10 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             pod_req = pod_score_requests(pod, self._resources, use_requested=False)
         amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)
         if self._strategy == LEAST_ALLOCATED:
-            if feasible is state.all_nodes and m > few_rows.FEW:  # the signature cache's full pass
-                every = least_allocated_every_node(state, self._resources, amounts, pod_req, self._weights)
-                if every is not None:
-                    return every
+            if m > few_rows.FEW:
+                scores = least_allocated_float(state, feasible, self._resources, amounts, pod_req, self._weights)
+                if scores is not None:
+                    return scores
             return least_allocated(amounts, pod_req, self._weights, m)
         if self._strategy == MOST_ALLOCATED:
             return most_allocated(amounts, pod_req, self._weights, m)

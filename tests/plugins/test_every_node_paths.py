@@ -1,11 +1,11 @@
-"""The paths taken when a plugin answers for every node at once (the signature cache's full
-pass, `state.all_nodes`) give what the general paths give on the same rows.
+"""The resource scorers' float paths and the signature cache's filtering over every node give
+what the general paths give.
 
 NodeResourcesFit's LeastAllocated and BalancedAllocation's balance with the pod divide by
-allocatable converted to float64 once per state (`float_allocatable`); the signature cache
-filters every node on the state's own columns when most of them passed the static layer
-(framework/node_cache.py, `_filter_rows`). The general paths run when the rows are any other
-array, even one holding every row: `all_nodes.copy()` below. Generated clusters include
+allocatable converted to float64 once per state (`float_allocatable`), compared here with the
+integer paths they replace; the signature cache filters every node on the state's own columns
+when most of them passed the static layer (framework/node_cache.py, `_filter_rows`), compared
+with the same rows given as another array (`all_nodes.copy()`: gathered columns). Generated clusters include
 overcommitted nodes (non-zero defaults above allocatable), amounts near the float64 limit of
 2**53 / 100, nodes without memory, and pods asking for more than any node has.
 """
@@ -18,6 +18,7 @@ from builders import make_node, make_pod, make_state
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.node_cache import NodeLocalCache
 from podgroup_plan.model.objects import Toleration
+from podgroup_plan.plugins import balanced_allocation, node_resources_fit
 from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation
 from podgroup_plan.plugins.helper import few_rows
 from podgroup_plan.plugins.node_resources_fit import _ALLOC_FLOAT_MAX, NodeResourcesFit, float_allocatable
@@ -53,21 +54,36 @@ def clusters(draw):
     return make_state(nodes, running), pod
 
 
+def integer_paths(call):
+    """`call()` with the float paths turned off (as when an allocatable row does not qualify)."""
+    saved = node_resources_fit.float_allocatable, balanced_allocation.float_allocatable
+    node_resources_fit.float_allocatable = balanced_allocation.float_allocatable = lambda state, row: None
+    try:
+        return call()
+    finally:
+        node_resources_fit.float_allocatable, balanced_allocation.float_allocatable = saved
+
+
 @settings(max_examples=300, deadline=None)
-@given(clusters())
-def test_scores_over_every_node_are_the_general_paths(cluster):
+@given(clusters(), st.data())
+def test_float_scores_are_the_integer_paths(cluster, data):
+    """Over every node (`state.all_nodes`, the state's own columns) and over some rows (a
+    scored pod's feasible nodes: gathered columns)."""
     state, pod = cluster
+    some = np.array(sorted(data.draw(st.sets(st.integers(0, state.n - 1), min_size=few_rows.FEW + 1))), dtype=np.intp)
     fit, balance = NodeResourcesFit(), NodeResourcesBalancedAllocation()
     cs = CycleState()
     fit.pre_score(cs, pod, state, state.all_nodes)
-    every = fit.score(cs, pod, state, state.all_nodes)
-    general = fit.score(cs, pod, state, state.all_nodes.copy())
-    assert every.dtype == general.dtype == np.int64
-    assert every.tolist() == general.tolist()
-    if not balance.pre_score(cs, pod, state, state.all_nodes).is_skip():
-        every = balance.score(cs, pod, state, state.all_nodes)
-        general = balance.score(cs, pod, state, state.all_nodes.copy())
-        assert every.tolist() == general.tolist()
+    balanced = not balance.pre_score(cs, pod, state, state.all_nodes).is_skip()
+    for rows in (state.all_nodes, some):
+        got = fit.score(cs, pod, state, rows)
+        want = integer_paths(lambda: fit.score(cs, pod, state, rows))
+        assert got.dtype == want.dtype == np.int64
+        assert got.tolist() == want.tolist()
+        if balanced:
+            got = balance.score(cs, pod, state, rows)
+            want = integer_paths(lambda: balance.score(cs, pod, state, rows))
+            assert got.tolist() == want.tolist()
 
 
 def test_float_allocatable_only_where_every_node_qualifies():

@@ -1,0 +1,57 @@
+"""A signature's first pod is scored straight from the plugins at its feasible nodes, its
+second fills the signature cache's raw scores (framework/node_cache.py, `score_directly`), and
+every pod gets the totals it gets with no cache at all: the same scores, the same host."""
+from __future__ import annotations
+
+import numpy as np
+
+from builders import make_node, make_pod, make_state
+from podgroup_plan.framework import registry
+from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.framework.interface import CycleState, Handle
+from podgroup_plan.framework.runtime import CACHE_ENTRY_KEY, Diagnosis, Framework
+
+
+def framework() -> Framework:
+    gates = resolve_feature_gates(None)
+    return Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates))
+
+
+def cycle(fwk: Framework, pod, state):
+    """PreFilter, Filter and Score over every node: (feasible rows, totals, the cache entry)."""
+    cs = CycleState()
+    status, _, _ = fwk.run_pre_filter(cs, pod, state, state.all_nodes)
+    assert status.is_success()
+    passed = fwk.run_filter(cs, pod, state, state.all_nodes, Diagnosis())
+    feasible = np.flatnonzero(passed)
+    return feasible, fwk.run_score(cs, pod, state, feasible), cs.read(CACHE_ENTRY_KEY)
+
+
+def test_first_pod_scored_directly_second_fills_the_cache_both_as_uncached():
+    nodes = [make_node(f"n{i}", cpu=1000 * (1 + i % 4), memory=(4 + i % 3) << 30,
+                       taints=[("dedicated", "infra", "NoSchedule")] if i % 5 == 0 else ()) for i in range(12)]
+    running = [make_pod(f"r{i}", node_name=f"n{i}", requests={"cpu": 300 * i, "memory": (i % 4) << 29}) for i in range(9)]
+    pods = [make_pod(name, requests={"cpu": 250, "memory": 1 << 29}) for name in ("a", "b", "c")]
+    cached = framework()
+    saved = registry.NODE_LOCAL_PLUGINS
+    registry.NODE_LOCAL_PLUGINS = frozenset()
+    try:
+        uncached = framework()  # built without the cache: every plugin asked directly
+    finally:
+        registry.NODE_LOCAL_PLUGINS = saved
+    state, plain_state = make_state(nodes, running), make_state(nodes, running)
+
+    for k, pod in enumerate(pods):
+        feasible, totals, entry = cycle(cached, pod, state)
+        want_feasible, want, _ = cycle(uncached, pod, plain_state)
+        assert feasible.tolist() == want_feasible.tolist()
+        assert 0 < len(feasible) < state.n
+        assert totals.tolist() == want.tolist()
+        if k == 0:
+            assert entry.scored_directly and not entry.raw and entry.plain_sum is None
+        else:
+            assert entry.raw and entry.score_version == state.version  # filled, then kept current
+        # bind where the plan would, so the next pod's entry has a row to refresh
+        host = int(feasible[totals.argmax()])
+        state.assume(pod, host)
+        plain_state.assume(pod, host)
