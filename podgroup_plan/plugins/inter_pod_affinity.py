@@ -28,7 +28,8 @@ placement); the view only decides which rows Filter answers for.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
@@ -50,6 +51,7 @@ from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, PodAffinityTerm
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement
 from podgroup_plan.plugins.helper.pod_match_counts import (
+    DomainCounts,
     label_selector_matches,
     namespace_labels,
     namespace_labels_token,
@@ -219,10 +221,19 @@ class _ExistingTerms:
 
     def matching(self, kind: str, pod: Pod, ns_map: Mapping, ns_token: tuple) -> list[tuple[AffinityTerm, int]]:
         """The kind's terms (of placed pods) that the incoming pod matches."""
+        return self.refresh(self.match_entry(kind, pod, ns_token), kind, pod, ns_map)
+
+    def match_entry(self, kind: str, pod: Pod, ns_token: tuple) -> list:
+        """The memo entry [terms tested, terms matched] of the kind's terms for pods of
+        `pod`'s namespace and labels (`refresh` brings it up to date)."""
         key = (kind, pod.namespace, frozenset(pod.labels.items()), ns_token)
         entry = self.match_memo.get(key)
         if entry is None:
             entry = self.match_memo[key] = [0, []]
+        return entry
+
+    def refresh(self, entry: list, kind: str, pod: Pod, ns_map: Mapping) -> list[tuple[AffinityTerm, int]]:
+        """`entry`'s matched terms, after testing the terms placed pods brought since."""
         order = self.order[kind]
         if entry[0] < len(order):
             entry[1].extend(sig for sig in order[entry[0]:] if sig[0].matches(pod, ns_map))
@@ -247,6 +258,13 @@ def _flag_slots(flagged: np.ndarray) -> np.ndarray:
     return np.append(flagged, False)
 
 
+def _flags(sums: np.ndarray) -> np.ndarray | None:
+    """`_flag_slots(sums > 0)`, or None when no domain is flagged."""
+    out = np.zeros(len(sums) + 1, dtype=bool)
+    np.greater(sums, 0, out=out[:-1])
+    return out if out.any() else None
+
+
 _FILLED_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/filledCodes")
 
 
@@ -265,6 +283,29 @@ class _PreScoreState:
     raw: np.ndarray  # per node of feasible
 
 
+@dataclass(slots=True)
+class _Shape:
+    """What InterPodAffinity reads for the pods of one shape (namespace, labels, affinity
+    object) on a state, worked out once: the pod's own terms resolved, the ledger entries they
+    read (`live`: per-domain sums, filled as asked), and the memo entries of the existing
+    pods' terms the pod matches (`matched`). Both kinds of entries are live (the ledgers keep
+    them current on every assume, forget and rollback), so a shape never goes stale."""
+
+    affinity_terms: list[AffinityTerm]
+    anti_terms: list[AffinityTerm]
+    # PreScore's own terms in upstream's order: (sign, resolved term, weight)
+    preferred: list[tuple[int, AffinityTerm, int]]
+    self_match: bool  # the pod matches all of its own required affinity terms
+    matched: dict[str, list] = field(default_factory=dict)  # kind -> _ExistingTerms.match_entry
+    live: dict[tuple, DomainCounts | None] = field(default_factory=dict)  # see InterPodAffinity._live
+
+
+# Pod shapes on the cluster state (state/derived.py): `_Shape` per (plugin, namespace, labels,
+# affinity object).
+_SHAPE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/shapes")
+_plugin_ids = itertools.count()
+
+
 class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
 
@@ -273,15 +314,54 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         self._ns_map = self.handle.namespace_labels
         # hashed once: part of the keys of every lookup
         self._ns_token = HashedTuple(namespace_labels_token(self._ns_map))
+        # Part of this plugin's keys in the state's shape memo (its namespace labels and args).
+        self._id = next(_plugin_ids)
 
     # ----- helpers ---------------------------------------------------------------------------
 
     def _existing(self, state: "ClusterState") -> _ExistingTerms:
         return state.index(_EXISTING_TERMS, _ExistingTerms)
 
+    def _shape(self, pod: Pod, state: "ClusterState") -> _Shape:
+        """The pod's shape on `state` (made on first use). The affinity object is keyed by
+        its `id` (its generated hash walks every term; the decoder shares one object among
+        the pods written alike) and kept in the entry, so that id cannot be reused meanwhile."""
+        a = pod.affinity
+        key = (self._id, pod.namespace, tuple(pod.labels.items()), id(a))
+        memo = state.memo(_SHAPE_MEMO)
+        found = memo.get(key)
+        if found is not None and found[0] is a:
+            return found[1]
+        affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
+        preferred = ([(1, resolve_term(pod, w.term), w.weight) for w in a.pod_affinity_preferred]
+                     + [(-1, resolve_term(pod, w.term), w.weight) for w in a.pod_anti_affinity_preferred]) if a else []
+        shape = _Shape(
+            affinity_terms,
+            [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else [],
+            preferred,
+            all(t.matches(pod, self._ns_map) for t in affinity_terms),
+        )
+        memo.put(key, (a, shape), 64 * (1 + len(affinity_terms) + len(shape.anti_terms) + len(preferred)))
+        return shape
+
+    def _matched(self, existing: _ExistingTerms, shape: _Shape, kind: str, pod: Pod) -> list[tuple[AffinityTerm, int]]:
+        """The kind's terms of placed pods that pods of this shape match (`matching`)."""
+        entry = shape.matched.get(kind)
+        if entry is None:
+            entry = shape.matched[kind] = existing.match_entry(kind, pod, self._ns_token)
+        return existing.refresh(entry, kind, pod, self._ns_map)
+
+    def _live(self, state: "ClusterState", shape: _Shape, key: tuple, terms: list[AffinityTerm], tkey: str) -> DomainCounts | None:
+        """`_term_domains` for one of the shape's term lists (named by `key`), looked up once."""
+        try:
+            return shape.live[key]
+        except KeyError:
+            found = shape.live[key] = self._term_domains(state, terms, tkey)
+            return found
+
     def _existing_weights(
         self, state: "ClusterState", pod: Pod, kind: str, weight: int | None, sign: int,
-        into: dict[str, np.ndarray],
+        into: dict[str, np.ndarray], shape: _Shape | None = None,
     ) -> bool:
         """Add, per topology key and domain, sign * weight * (placed pods carrying a term the
         pod matches, on nodes of that domain); the term's own weight when `weight` is None.
@@ -289,7 +369,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         a topologyScore entry upstream)."""
         existing = self._existing(state)
         entries = False
-        for term, own in existing.matching(kind, pod, self._ns_map, self._ns_token):
+        matched = (existing.matching(kind, pod, self._ns_map, self._ns_token) if shape is None
+                   else self._matched(existing, shape, kind, pod))
+        for term, own in matched:
             placed = existing.terms[kind][(term, own)]
             if not placed.nodes:
                 continue
@@ -301,9 +383,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             entries = entries or bool(placed.domains.any())
         return entries
 
-    def _term_domains(self, state: "ClusterState", terms: list[AffinityTerm], key: str) -> np.ndarray | None:
-        """Live per-domain counts of `key` (do not modify) of placed pods matching every term,
-        on nodes with the label (a ledger kept current from the undo log,
+    def _term_domains(self, state: "ClusterState", terms: list[AffinityTerm], key: str) -> DomainCounts | None:
+        """Live per-domain counts of `key` (`.sums`, do not modify) of placed pods matching
+        every term, on nodes with the label (a ledger kept current from the undo log,
         helper/pod_match_counts.py); None when nothing can match."""
         if any(t.selector is None for t in terms):
             return None
@@ -311,7 +393,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return pod_match_domain_counts(
             state, tuple(t.clause for t in terms), (key, "labelled"), lambda: (codes, len(values)),
             self._ns_map, self._ns_token,
-        ).sums
+        )
 
     # ----- PreFilter / Filter ----------------------------------------------------------------
 
@@ -333,22 +415,24 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             existing_terms = self._existing(state)
             if not existing_terms.order[REQUIRED_ANTI_AFFINITY]:
                 return None
+            shape = self._shape(pod, state)
             kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
-            if not any(kind_terms[sig].nodes for sig in existing_terms.matching(
-                    REQUIRED_ANTI_AFFINITY, pod, self._ns_map, self._ns_token)):
+            if not any(kind_terms[sig].nodes for sig in self._matched(
+                    existing_terms, shape, REQUIRED_ANTI_AFFINITY, pod)):
                 return None
-
-        affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
-        anti_terms = [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else []
+        else:
+            shape = self._shape(pod, state)
+        affinity_terms = shape.affinity_terms
+        anti_terms = shape.anti_terms
 
         # Existing pods' required anti-affinity terms that the incoming pod matches.
         weights: dict[str, np.ndarray] = {}
-        self._existing_weights(state, pod, REQUIRED_ANTI_AFFINITY, 1, 1, weights)
+        self._existing_weights(state, pod, REQUIRED_ANTI_AFFINITY, 1, 1, weights, shape)
         existing = []
         for tkey in sorted(weights):
-            sums = weights[tkey]
-            if (sums > 0).any():
-                existing.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
+            flags = _flags(weights[tkey])
+            if flags is not None:
+                existing.append(_Domains(self._filled_codes(state, tkey), flags))
 
         result: _PreFilterState | None
         if not existing and not affinity_terms and not anti_terms:
@@ -359,25 +443,28 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             self_match = False
             if affinity_terms:
                 for tkey in dict.fromkeys(t.topology_key for t in affinity_terms):
-                    sums = self._term_domains(state, affinity_terms, tkey)
-                    if sums is None:
-                        sums = np.zeros(len(state.label_column(tkey)[1]), dtype=np.int64)
-                    if (sums > 0).any():
+                    live = self._live(state, shape, ("affinity", tkey), affinity_terms, tkey)
+                    sums = (np.zeros(len(state.label_column(tkey)[1]), dtype=np.int64) if live is None
+                            else live.sums)
+                    flags = _flags(sums)
+                    if flags is not None:
                         counts_empty = False
-                    affinity.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
-                self_match = all(t.matches(pod, self._ns_map) for t in affinity_terms)
+                    else:
+                        flags = np.zeros(len(sums) + 1, dtype=bool)
+                    affinity.append(_Domains(self._filled_codes(state, tkey), flags))
+                self_match = shape.self_match
             anti_weights: dict[str, np.ndarray] = {}
-            for t in anti_terms:
-                sums = self._term_domains(state, [t], t.topology_key)
-                if sums is None:
+            for i, t in enumerate(anti_terms):
+                live = self._live(state, shape, ("anti", i), [t], t.topology_key)
+                if live is None:
                     continue
                 arr = anti_weights.get(t.topology_key)
-                anti_weights[t.topology_key] = sums.copy() if arr is None else arr + sums
+                anti_weights[t.topology_key] = live.sums.copy() if arr is None else arr + live.sums
             anti = []
             for tkey in sorted(anti_weights):
-                sums = anti_weights[tkey]
-                if (sums > 0).any():
-                    anti.append(_Domains(self._filled_codes(state, tkey), _flag_slots(sums > 0)))
+                flags = _flags(anti_weights[tkey])
+                if flags is not None:
+                    anti.append(_Domains(self._filled_codes(state, tkey), flags))
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
         return result
 
@@ -440,15 +527,23 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def pre_score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> Status:
         cs.pop(PRE_SCORE_KEY, None)
         a = pod.affinity
-        preferred = list(a.pod_affinity_preferred) if a else []
-        preferred_anti = list(a.pod_anti_affinity_preferred) if a else []
-        if self.args.ignore_preferred_terms_of_existing_pods and not preferred and not preferred_anti:
+        own = a is not None and bool(a.pod_affinity_preferred or a.pod_anti_affinity_preferred)
+        if self.args.ignore_preferred_terms_of_existing_pods and not own:
             return skip(NAME)
-        order = self._existing(state).order
-        if not preferred and not preferred_anti and not order[PREFERRED_AFFINITY] \
-                and not order[PREFERRED_ANTI_AFFINITY] \
-                and not (order[REQUIRED_AFFINITY] and self.args.hard_pod_affinity_weight > 0):
+        existing = self._existing(state)
+        order = existing.order
+        hard = self.args.hard_pod_affinity_weight
+        if not own and not order[PREFERRED_AFFINITY] and not order[PREFERRED_ANTI_AFFINITY] \
+                and not (order[REQUIRED_AFFINITY] and hard > 0):
             return skip(NAME)  # no term anywhere that could score: upstream finds no entry either
+        shape = self._shape(pod, state)
+        if not own and not any(existing.terms[kind][sig].nodes
+                               for kind in ((REQUIRED_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY)
+                                            if hard > 0 else (PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY))
+                               for sig in self._matched(existing, shape, kind, pod)):
+            # no own term, and no placed pod carries a term the pod matches: nothing to add
+            # up, and no topologyScore entry (what the loops below find in that case)
+            return skip(NAME)
 
         # Per topology key, per domain: the weight the placed pods on the domain's nodes
         # contribute (upstream's topologyScore), from the ledgers' per-domain counts.
@@ -456,22 +551,20 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         # Upstream skips scoring when no (term, pod) pair matched on a node carrying the term's
         # topology key (no topologyScore entry at all), even if weights would cancel out.
         entries = False
-        for sign, terms in ((1, preferred), (-1, preferred_anti)):
-            for wt in terms:
-                term = resolve_term(pod, wt.term)
-                sums = self._term_domains(state, [term], term.topology_key)
-                if sums is None:
-                    continue
-                arr = weights.get(term.topology_key)
-                if arr is None:
-                    arr = weights[term.topology_key] = np.zeros(len(sums), dtype=np.int64)
-                arr += sign * wt.weight * sums
-                entries = entries or bool(sums.any())
-        hard = self.args.hard_pod_affinity_weight
+        for i, (sign, term, weight) in enumerate(shape.preferred):
+            live = self._live(state, shape, ("preferred", i), [term], term.topology_key)
+            if live is None:
+                continue
+            sums = live.sums
+            arr = weights.get(term.topology_key)
+            if arr is None:
+                arr = weights[term.topology_key] = np.zeros(len(sums), dtype=np.int64)
+            arr += sign * weight * sums
+            entries = entries or bool(sums.any())
         if hard > 0:
-            entries |= self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights)
-        entries |= self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights)
-        entries |= self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights)
+            entries |= self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights, shape)
+        entries |= self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights, shape)
+        entries |= self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights, shape)
         if not entries:
             return skip(NAME)
 
