@@ -192,14 +192,17 @@ class _ExistingTerms:
         self.order: dict[str, list[tuple[AffinityTerm, int]]] = {k: [] for k in _KINDS}
         self.match_memo: dict[tuple, list] = {}
         # resolved terms per pod (a pod's terms are resolved once, not on every add/remove)
-        self._pod_terms: dict[tuple, list[tuple[str, AffinityTerm, int]]] = {}
+        self._pod_terms: dict[tuple, tuple[object, list[tuple[str, AffinityTerm, int]]]] = {}
 
     def _terms_of(self, pod: Pod) -> list[tuple[str, AffinityTerm, int]]:
-        key = (pod.namespace, frozenset(pod.labels.items()), pod.affinity)
+        # The affinity object is keyed by its `id` (its generated hash walks every term on
+        # every add and remove) and kept in the entry, so that id cannot be reused meanwhile.
+        a = pod.affinity
+        key = (pod.namespace, tuple(pod.labels.items()), id(a))
         found = self._pod_terms.get(key)
-        if found is None:
-            found = self._pod_terms[key] = [t for t in pod_terms(pod) if t[1].selector is not None]
-        return found
+        if found is None or found[0] is not a:
+            found = self._pod_terms[key] = (a, [t for t in pod_terms(pod) if t[1].selector is not None])
+        return found[1]
 
     def add(self, pod: Pod, node: int) -> None:
         if pod.affinity is None:
