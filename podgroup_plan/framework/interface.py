@@ -145,6 +145,14 @@ class ScorePlugin(Plugin):
         """NormalizeScore; the default leaves raw scores as they are."""
         return scores
 
+    def uniform_score(self, cs: CycleState, pod: Pod, state: "ClusterState") -> int | None:
+        """After PreScore: the normalised score that Score and NormalizeScore would give every
+        node of any non-empty feasible set, when the plugin knows it without scoring them (e.g.
+        TaintToleration where no node has a PreferNoSchedule taint the pod does not tolerate);
+        None otherwise (the default). The runtime then adds it to every node's total instead
+        of scoring: the same totals."""
+        return None
+
 
 def default_normalize_score(scores: np.ndarray, reverse: bool, max_priority: int = MAX_NODE_SCORE) -> np.ndarray:
     """framework helper DefaultNormalizeScore: scale to [0, max_priority] by the maximum

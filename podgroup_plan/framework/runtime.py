@@ -294,6 +294,12 @@ class Framework:
                 self.cache.raw_scores(entry, cs, pod, state, cached, summed)
             total = np.zeros(len(feasible), dtype=np.int64)
         for plugin, weight, from_cache in rest:
+            uniform = plugin.uniform_score(cs, pod, state)
+            if uniform is not None:  # the same score on every node: no gather, no pass
+                if uniform < 0 or uniform > MAX_NODE_SCORE:
+                    raise AssertionError(f"plugin {plugin.name} returned a score outside [0, {MAX_NODE_SCORE}]")
+                total += uniform * weight
+                continue
             if from_cache:
                 raw = entry.raw[plugin.name][feasible]
             else:

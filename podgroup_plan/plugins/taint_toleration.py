@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from podgroup_plan.framework.interface import (
+    MAX_NODE_SCORE,
     CycleState,
     FilterPlugin,
     StateKey,
@@ -56,6 +57,8 @@ from podgroup_plan.state.derived import DerivedKey, Memo
 PRE_SCORE_KEY: StateKey[tuple[Toleration, ...]] = StateKey("PreScoreTaintToleration")
 # Per-node results by tolerations (taints never change inside a state).
 _MEMO: DerivedKey[Memo] = DerivedKey("TaintToleration/byTolerations")
+# Whether any node carries a PreferNoSchedule taint (the node table only).
+_PREFER_NO_SCHEDULE_ANYWHERE: DerivedKey[bool] = DerivedKey("TaintToleration/preferNoScheduleAnywhere")
 
 # Upstream ErrReasonNotMatch as the newest Filter returns it (see module docstring).
 ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
@@ -107,3 +110,25 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
 
     def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:
         return default_normalize_score(scores, reverse=True)
+
+    def uniform_score(self, cs: CycleState, pod: Pod, state) -> int | None:
+        """MaxNodeScore when no node has a PreferNoSchedule taint the pod's PreScore
+        tolerations leave untolerated: every raw score is then 0, which the reverse
+        normalisation turns into MaxNodeScore on every node (the usual case: few clusters use
+        PreferNoSchedule). None otherwise, or when PreScore did not run."""
+        tolerations = cs.read(PRE_SCORE_KEY)
+        if tolerations is None:
+            return None
+        if not state.derived(_PREFER_NO_SCHEDULE_ANYWHERE, _prefer_no_schedule_anywhere):
+            return MAX_NODE_SCORE
+        key = ("scoredAnywhere", tolerations, self._comparison_operators())
+        memo = state.memo(_MEMO)
+        anywhere = memo.get(key)
+        if anywhere is None:
+            anywhere = bool(self._untolerated_per_node(state, tolerations, (PREFER_NO_SCHEDULE,)).any())
+            memo.put(key, anywhere, 16)
+        return None if anywhere else MAX_NODE_SCORE
+
+
+def _prefer_no_schedule_anywhere(state) -> bool:
+    return any(t.effect == PREFER_NO_SCHEDULE for t in taint_table(state).taints)

@@ -133,3 +133,56 @@ def test_filter_answers_only_for_the_view_and_caches_per_tolerations():
     assert verdict.passed.tolist() == [False, True, False]
     again = plugin.filter(CycleState(), make_pod("q", tolerations=pod.tolerations), state, view)
     assert again.passed.tolist() == [False, True, False]
+
+
+@pytest.mark.parametrize("tolerations,node_taints,want", SCORE_CASES)
+def test_uniform_score_only_when_score_and_normalize_give_every_node_the_same(tolerations, node_taints, want):
+    """The runtime adds `uniform_score` to every node instead of Score and NormalizeScore:
+    given, it must be what they give each node (here and over every non-empty subset of
+    nodes); None whenever the normalised scores differ."""
+    import itertools
+
+    state = make_state([make_node(n, taints=t) for n, t in node_taints.items()])
+    pod = make_pod("pod1", tolerations=tolerations)
+    plugin, cs = TaintToleration(), CycleState()
+    plugin.pre_score(cs, pod, state, state.all_nodes)
+    uniform = plugin.uniform_score(cs, pod, state)
+    assert (uniform is None) == (len(set(want.values())) > 1)
+    for k in range(1, state.n + 1):
+        for rows in itertools.combinations(range(state.n), k):
+            view = np.array(rows, dtype=np.intp)
+            got = plugin.normalize(cs, pod, plugin.score(cs, pod, state, view)).tolist()
+            if uniform is not None:
+                assert got == [uniform] * k
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_uniform_score_equals_scoring_every_node(seed):
+    """Random taints (PreferNoSchedule on a few nodes or none) and tolerations: whenever
+    `uniform_score` answers, Score then NormalizeScore give that on every node; and it answers
+    whenever no node has a PreferNoSchedule taint."""
+    rng = np.random.default_rng(seed)
+    effects = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+    prefer = rng.random() < 0.6
+    nodes = []
+    for i in range(int(rng.integers(1, 8))):
+        taints = [T(f"k{int(rng.integers(3))}", f"v{int(rng.integers(2))}",
+                    effects[int(rng.integers(3 if prefer else 1))] if rng.random() < 0.7 else "NoSchedule")
+                  for _ in range(int(rng.integers(0, 3)))]
+        nodes.append(make_node(f"n{i}", taints=list(dict.fromkeys(taints))))
+    state = make_state(nodes)
+    plugin = TaintToleration()
+    for _ in range(5):
+        tolerations = tuple(Tol(f"k{int(rng.integers(3))}", "Exists", "", rng.choice(["", "PreferNoSchedule", "NoSchedule"]))
+                            for _ in range(int(rng.integers(0, 3))))
+        pod = make_pod("p", tolerations=tolerations)
+        cs = CycleState()
+        plugin.pre_score(cs, pod, state, state.all_nodes)
+        uniform = plugin.uniform_score(cs, pod, state)
+        got = plugin.normalize(cs, pod, plugin.score(cs, pod, state, state.all_nodes)).tolist()
+        if uniform is not None:
+            assert got == [uniform] * state.n
+        elif not any(t.effect == "PreferNoSchedule" for n in nodes for t in n.taints):
+            raise AssertionError("no PreferNoSchedule taint anywhere, yet no uniform score")
+        else:
+            assert len(set(got)) > 1 or got == [0] * state.n  # some node loses points
