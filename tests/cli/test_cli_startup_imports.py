@@ -23,14 +23,16 @@ HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "rich")
 
 def modules_after(code: str, *argv: str) -> tuple[set[str], str]:
     """The modules loaded after `code` runs in a fresh interpreter (from the repository root),
-    and what it wrote on stdout."""
+    and what it wrote on stdout. They are listed by an `atexit` callback: `cli.main` ends the
+    process as soon as the command is done (after running such callbacks), so nothing placed
+    after `main()` would run."""
     script = (
-        "import sys, json\n"
+        "import atexit, sys, json\n"
+        "atexit.register(lambda: print('\\nMODULES ' + json.dumps(sorted(sys.modules)),\n"
+        "                              file=sys.stderr))\n"
         "try:\n"
         + "".join(f"    {line}\n" for line in code.splitlines())
         + "except SystemExit:\n    pass\n"
-        "sys.stdout.flush()\n"
-        "print('\\nMODULES ' + json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
     proc = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True,
                           cwd=REPO, timeout=120)
