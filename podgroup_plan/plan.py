@@ -20,8 +20,6 @@ import gc
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from podgroup_plan.controllers import expand as expand_controllers
-from podgroup_plan.controllers import without_expansion
 from podgroup_plan.framework.config import resolve_configuration
 from podgroup_plan.framework.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState, Handle
@@ -74,7 +72,12 @@ def plan(
     configuration = resolve_configuration(scheduler_config, feature_gates, cluster.scheduler_config,
                                           cluster.scheduler_config_source, config_source)
     gates, profiles = configuration.gates, configuration.profiles
-    cluster = expand_controllers(cluster, gates) if expand else without_expansion(cluster)
+    if cluster.controllers:  # both leave an input without controllers as it is
+        # imported here: the controllers' code (and hashlib) is start-up time of every run
+        from podgroup_plan.controllers import expand as expand_controllers
+        from podgroup_plan.controllers import without_expansion
+
+        cluster = expand_controllers(cluster, gates) if expand else without_expansion(cluster)
     # The CompositePodGroup trees, built once (model/hierarchy.py); with the gate off (or
     # GenericWorkload off) every PodGroup goes on its own and the trees are not applied.
     trees = None

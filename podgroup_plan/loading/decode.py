@@ -25,13 +25,6 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from podgroup_plan.loading.admission import Admission, admitted, unchecked_limit_notes
-from podgroup_plan.loading.decode_controllers import (
-    decode_deployment,
-    decode_job,
-    decode_job_set,
-    decode_replica_set,
-    decode_stateful_set,
-)
 from podgroup_plan.loading.decode_groups import (
     decode_composite_pod_group,
     decode_pod_group,
@@ -45,7 +38,6 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable, decode_priority_class
 from podgroup_plan.loading.decode_scheduling import decode_spread_selector
 from podgroup_plan.loading.files import Document, Issue
-from podgroup_plan.model.controllers import Controllers
 from podgroup_plan.model.objects import (
     ClusterInput,
     CompositePodGroup,
@@ -59,6 +51,9 @@ from podgroup_plan.model.objects import (
 )
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace by the apiserver
+# Kinds whose controllers create pods (model/controllers.py). Their decoding and model load only
+# for an input that has one: importing them is start-up time of every run (issue 16).
+CONTROLLER_KINDS = ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet")
 
 
 @dataclass
@@ -97,6 +92,17 @@ class Decoded:
         def by_key(pairs: list) -> tuple:
             return tuple(sorted((o for _, o in pairs), key=lambda o: (o.namespace, o.name)))
 
+        controllers = None  # as for an input built without any (ClusterInput's default)
+        if any(self.controllers.values()):
+            from podgroup_plan.model.controllers import Controllers
+
+            controllers = Controllers(
+                jobs=by_key(self.controllers["Job"]),
+                job_sets=by_key(self.controllers["JobSet"]),
+                deployments=by_key(self.controllers["Deployment"]),
+                replica_sets=by_key(self.controllers["ReplicaSet"]),
+                stateful_sets=by_key(self.controllers["StatefulSet"]),
+            )
         return ClusterInput(
             nodes=tuple(sorted((n for _, n in self.nodes), key=lambda n: n.name)),
             pods=by_key(self.pods),
@@ -117,13 +123,7 @@ class Decoded:
             scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
             admission_notes=tuple(sorted(self.admission_notes)),
-            controllers=Controllers(
-                jobs=by_key(self.controllers["Job"]),
-                job_sets=by_key(self.controllers["JobSet"]),
-                deployments=by_key(self.controllers["Deployment"]),
-                replica_sets=by_key(self.controllers["ReplicaSet"]),
-                stateful_sets=by_key(self.controllers["StatefulSet"]),
-            ),
+            controllers=controllers,
         )
 
 
@@ -233,13 +233,15 @@ class Decoder:
                 selector = decode_spread_selector(doc)
                 if selector is not None:
                     out.spread_selectors.append((doc, selector))
-        decoders = (("Job", decode_job), ("JobSet", decode_job_set), ("Deployment", decode_deployment),
-                    ("ReplicaSet", decode_replica_set), ("StatefulSet", decode_stateful_set))
-        for kind, decode in decoders:
-            for doc in kept[kind]:
-                obj = decode(doc, priorities, _reporter(doc, self.issues), self._memo, self._admission)
-                if obj is not None:
-                    out.controllers[kind].append((doc, obj))
+        if any(kept[kind] for kind in CONTROLLER_KINDS):
+            from podgroup_plan.loading.decode_controllers import DECODERS
+
+            for kind in CONTROLLER_KINDS:
+                for doc in kept[kind]:
+                    obj = DECODERS[kind](doc, priorities, _reporter(doc, self.issues), self._memo,
+                                         self._admission)
+                    if obj is not None:
+                        out.controllers[kind].append((doc, obj))
         out.scheduler_configs.extend(kept["KubeSchedulerConfiguration"])
         for doc in kept["Workload"]:
             out.workloads.append((doc, decode_workload(doc)))

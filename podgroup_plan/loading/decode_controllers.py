@@ -290,3 +290,9 @@ def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, mem
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         source=source_of(doc),
     )
+
+
+# Each controller kind's decoder, for `decode.Decoder.finish` (which imports this module only
+# for an input that has controllers).
+DECODERS = {"Job": decode_job, "JobSet": decode_job_set, "Deployment": decode_deployment,
+            "ReplicaSet": decode_replica_set, "StatefulSet": decode_stateful_set}

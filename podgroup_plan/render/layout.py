@@ -21,11 +21,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.cells import cell_len
-from rich.console import Console
 from rich.text import Text
+
+if TYPE_CHECKING:  # rich.console loads only to print in colour: plain text needs only Text
+    from rich.console import Console
 
 ELLIPSIS = "…"
 # An empty cell.
@@ -289,6 +291,8 @@ def render_lines(blocks: Sequence[Sequence[Text]], console: Console | None = Non
     if not color:
         return "".join(line.plain.rstrip() + "\n" for line in lines)
     import io
+
+    from rich.console import Console
 
     buffer = io.StringIO()
     painter = Console(file=buffer, width=10_000, force_terminal=True, color_system="standard",

@@ -13,9 +13,8 @@ add a section, add a function to `SECTIONS`. Rows are in natural order (`job-2` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from rich.console import Console
 from rich.text import Text
 
 from podgroup_plan import KUBERNETES_VERSION
@@ -23,6 +22,9 @@ from podgroup_plan.render import common, layout
 from podgroup_plan.render.common import DASH, ref
 from podgroup_plan.render.layout import Column, natural_ref_key
 from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult, PodGroupResult, PodResult
+
+if TYPE_CHECKING:  # a terminal's console is made by the CLI; plain text needs no rich.console
+    from rich.console import Console
 
 # Width when nothing says otherwise (contract: COLUMNS, else the terminal's, else 80).
 DEFAULT_WIDTH = 80

@@ -19,6 +19,10 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "rich")
+# Loaded only for an input with Jobs, JobSets, Deployments, ReplicaSets or StatefulSets (the
+# demo has none): decoding them, their model, and expansion (with hashlib, for pod names).
+CONTROLLERS = {"podgroup_plan.controllers", "podgroup_plan.model.controllers",
+               "podgroup_plan.loading.decode_controllers", "hashlib"}
 
 
 def modules_after(code: str, *argv: str) -> tuple[set[str], str]:
@@ -58,12 +62,25 @@ def test_simulating_the_demo_as_json_loads_neither_pydantic_nor_jsonschema_nor_r
     modules, out = run_cli("simulate", "fixtures/cluster", "fixtures/workloads", "-o", "json")
     assert json.loads(out)["pods"]  # the run did plan
     assert roots(modules, HEAVY) == set()
+    assert modules & CONTROLLERS == set()
+
+
+def test_an_input_with_jobs_loads_the_controllers_and_expands_them():
+    """The other side of the above: the lazy imports still happen when they are needed."""
+    modules, out = run_cli("simulate", "tests/scenarios/job-gang-fits/manifests", "-o", "json")
+    assert modules >= CONTROLLERS
+    # the Job's 4 indexed pods, created by expansion (`train-<index>-<random suffix>`)
+    assert [p["name"].rsplit("-", 1)[0] for p in json.loads(out)["pods"]] == \
+        ["train-0", "train-1", "train-2", "train-3"]
 
 
 def test_the_table_to_a_pipe_loads_rich_but_not_pydantic():
     modules, out = run_cli("simulate", "fixtures/cluster", "fixtures/workloads")
     assert "67 nodes" in out.splitlines()[0]  # the run did plan
     assert roots(modules, HEAVY) == {"rich"}
+    # plain text is laid out with rich's Text; its Console (a third of rich) only paints colour
+    assert "rich.text" in modules and "rich.console" not in modules
+    assert modules & CONTROLLERS == set()
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], ["simulate", "--help"]])

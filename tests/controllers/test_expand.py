@@ -412,3 +412,28 @@ def test_indexed_job_whose_last_pod_name_is_no_dns_label_is_bad_input(tmp_path):
 def test_job_set_templates_default_their_restart_policy(tmp_path):
     # JobSet's webhook defaults restartPolicy OnFailure; the template in JOBSET sets none
     assert len(expand(load(tmp_path, JOBSET), GATES).pods) == 5
+
+
+def test_an_input_without_controllers_loads_with_none_as_one_built_directly(tmp_path):
+    """Loading leaves `controllers` None when nothing is to be expanded (ClusterInput's default,
+    so loaded and directly built inputs agree); the controllers' code is then never imported.
+    A ReplicaSet without a template is only a spreading selector, not a controller."""
+    plain = load(tmp_path, """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: web, namespace: ml}
+        spec:
+          containers: [{name: c, image: busybox}]
+        """)
+    assert plain.controllers is None and expand(plain, GATES) is plain
+    selector_only = load(tmp_path, """
+        apiVersion: apps/v1
+        kind: ReplicaSet
+        metadata: {name: web, namespace: ml}
+        spec:
+          replicas: 2
+          selector: {matchLabels: {app: web}}
+        """)
+    assert selector_only.controllers is None and selector_only.spread_selectors
+    with_job = load(tmp_path, job())
+    assert with_job.controllers and len(with_job.controllers.jobs) == 1
