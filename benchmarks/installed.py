@@ -9,8 +9,9 @@ source every time (about 0.1 s), which no user pays.
 `installed_script` builds, once per content of the files that go into the wheel, a virtual
 environment under the benchmark data folder with the running interpreter's packages visible
 (`--system-site-packages`: numpy, typer, ... as installed here, no download) and this tree
-installed into it by pip (`--no-deps`); it returns the path of its `podgroup-plan` script.
-Building needs pip's build backend (hatchling), which pip fetches once into its cache.
+installed into it by this interpreter's pip (`--python`, pip 22.3 or later; `--no-deps`); it
+returns the path of its `podgroup-plan` script. Building needs pip's build backend (hatchling),
+which pip fetches once into its cache.
 """
 from __future__ import annotations
 
@@ -56,9 +57,10 @@ def installed_script(data_dir: str, repo: str = REPO) -> str:
         if os.path.exists(os.path.join(venv, COMPLETE)):
             return script
         shutil.rmtree(venv, ignore_errors=True)
-        steps = [[sys.executable, "-m", "venv", "--system-site-packages", venv],
-                 [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--quiet",
-                  "--no-deps", "--disable-pip-version-check", repo]]
+        # without a pip of its own (29 MiB a copy): this interpreter's pip installs into it
+        steps = [[sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv],
+                 [sys.executable, "-m", "pip", "--python", os.path.join(venv, "bin", "python"),
+                  "install", "--quiet", "--no-deps", "--disable-pip-version-check", repo]]
         for step in steps:
             done = subprocess.run(step, capture_output=True, text=True, cwd=repo)
             if done.returncode != 0:

@@ -147,8 +147,12 @@ def test_runner_measures_a_yaml_case_and_the_cli(tmp_path):
     out = run.run_child(yaml_case, folder, "files")
     assert out["problems"] == [] and out["load_s"] > 0 and out["parse_floor_s"] > 0
     assert run.figures(yaml_case, out)["floor_ratio"] > 0
-    cli = run.run_cli_case(ALL["demo-startup"], timeout=120)
+    # an installed copy built here (tmp_path), or a note when pip cannot build one (offline)
+    cli = run.run_cli_case(ALL["demo-startup"], timeout=120, data_dir=str(tmp_path))
     assert cli["problems"] == [] and cli["output_lines"] > 10
+    assert cli.get("installed_pyc", 0) > 50 or any("no installed copy" in n for n in cli["notes"])
+    assert cli["process_cpu_s"] > 0 and cli["source_process_cpu_s"] > 0 and cli["peak_mib"] > 10
+    assert any("judged on" in line or "checkout" in line for line in run.cli_notes(cli))
 
 
 def dataclasses_replace(obj, **kw):
