@@ -114,21 +114,24 @@ class Teardown:
         write(2, b"teardown ran\\n")
 probe = Teardown()  # freed only by the interpreter's teardown
 atexit.register(lambda: print("atexit ran", file=sys.stderr))
+stop = threading.Event()
 if sys.argv[1] == "thread":
-    stop = threading.Event()
-    threading.Thread(target=lambda: stop.wait(0.5)).start()  # not a daemon
+    threading.Thread(target=stop.wait).start()  # not a daemon: runs until main() returns
 import podgroup_plan.cli
-import os
+import gc, os
 real_exit = os._exit
 def exit_now(status):
     tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else "?"
     print("threads", threading.active_count(), "blas", os.environ.get("OPENBLAS_NUM_THREADS"),
-          "tasks", tasks, file=sys.stderr)
+          "tasks", tasks, "gc", gc.isenabled(), file=sys.stderr)
     sys.stderr.flush()
     real_exit(status)
 os._exit = exit_now
 sys.argv = ["podgroup-plan", *sys.argv[2:]]
-podgroup_plan.cli.main()
+try:
+    podgroup_plan.cli.main()
+finally:  # reached only when main() lets the interpreter exit
+    stop.set()
 """
 
 
@@ -146,6 +149,7 @@ def test_the_process_ends_without_teardown_after_atexit_callbacks_with_its_exit_
     assert lines[:-2] == expected.stderr.splitlines()
     assert lines[-2] == "atexit ran"
     assert lines[-1].startswith("threads 1 blas 1 tasks ")  # os._exit, no teardown after it
+    assert lines[-1].endswith(" gc False")  # no cyclic collections in a run
 
 
 def test_a_thread_still_running_gets_the_ordinary_exit():
@@ -171,8 +175,8 @@ def test_numpy_starts_no_blas_threads_under_the_cli():
     two = probe("plain", "simulate", MANIFESTS, "-o", "json",
                 env={**ENV, "OPENBLAS_NUM_THREADS": "2"})
     assert one.returncode == two.returncode == 0 and one.stdout == two.stdout
-    assert one.stderr.splitlines()[-1] == "threads 1 blas 1 tasks 1"
-    assert two.stderr.splitlines()[-1] == "threads 1 blas 2 tasks 2"
+    assert one.stderr.splitlines()[-1] == "threads 1 blas 1 tasks 1 gc False"
+    assert two.stderr.splitlines()[-1] == "threads 1 blas 2 tasks 2 gc False"
 
 
 @pytest.mark.parametrize("code, status", [(None, 0), (0, 0), (1, 1), (2, 2), (3, 3), (True, 1),
