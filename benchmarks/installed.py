@@ -7,11 +7,17 @@ run from the checkout under PYTHONDONTWRITEBYTECODE=1 compiles all ~110 project 
 source every time (about 0.1 s), which no user pays.
 
 `installed_script` builds, once per content of the files that go into the wheel, a virtual
-environment under the benchmark data folder with the running interpreter's packages visible
-(`--system-site-packages`: numpy, typer, ... as installed here, no download) and this tree
-installed into it by this interpreter's pip (`--python`, pip 22.3 or later; `--no-deps`); it
-returns the path of its `podgroup-plan` script. Building needs pip's build backend (hatchling),
-which pip fetches once into its cache.
+environment under the benchmark data folder, as the README's `python3 -m venv .venv` makes it,
+with this tree installed into it by this interpreter's pip (`--python`, pip 22.3 or later;
+`--no-deps`); it returns the path of its `podgroup-plan` script. The dependencies (numpy,
+typer, ... as installed for this interpreter, so nothing is downloaded and the versions are
+those of the other cases) are made visible by a path file naming this interpreter's
+site-packages: their modules and bytecode are used, but not that folder's own `.pth` files,
+which a user's venv would not run either (on the reference machine one imports certifi for the
+sandbox's proxy, about 0.015 s of every start; `--system-site-packages` would run it). A user's
+venv made by `venv` with pip also runs setuptools' `distutils-precedence.pth` (about 2 ms),
+which this one has not. Building needs pip's build backend (hatchling), which pip fetches once
+into its cache.
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What the wheel is built from (pyproject.toml: the package, the schemas, the metadata).
 WHEEL_INPUTS = ("podgroup_plan", "schemas", "pyproject.toml", "README.md")
 COMPLETE = "podgroup-plan-installed"  # written last: a venv without it is rebuilt
+LAYOUT = "v2"  # how the venv is made; in its folder's name, so that a change makes new ones
 
 
 def tree_digest(repo: str = REPO) -> str:
@@ -49,7 +56,7 @@ def installed_script(data_dir: str, repo: str = REPO) -> str:
     """The `podgroup-plan` script of an installed copy of `repo` (built on first use). Raises
     RuntimeError with pip's last words when it cannot be built."""
     version = "py" + "".join(map(str, sys.version_info[:2]))
-    venv = os.path.join(data_dir, f"installed-{version}-{tree_digest(repo)}")
+    venv = os.path.join(data_dir, f"installed-{LAYOUT}-{version}-{tree_digest(repo)}")
     script = os.path.join(venv, "bin", "podgroup-plan")
     os.makedirs(data_dir, exist_ok=True)
     with open(os.path.join(data_dir, ".installed.lock"), "w") as lock:
@@ -58,8 +65,12 @@ def installed_script(data_dir: str, repo: str = REPO) -> str:
             return script
         shutil.rmtree(venv, ignore_errors=True)
         # without a pip of its own (29 MiB a copy): this interpreter's pip installs into it
-        steps = [[sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv],
-                 [sys.executable, "-m", "pip", "--python", os.path.join(venv, "bin", "python"),
+        python = os.path.join(venv, "bin", "python")
+        steps = [[sys.executable, "-m", "venv", "--without-pip", venv],
+                 [python, "-c", "import sys, sysconfig\n"
+                  "open(sysconfig.get_paths()['purelib'] + '/_benchmark_dependencies.pth', 'w')"
+                  ".write(''.join(p + '\\n' for p in sys.argv[1:]))", *dependency_paths()],
+                 [sys.executable, "-m", "pip", "--python", python,
                   "install", "--quiet", "--no-deps", "--disable-pip-version-check", repo]]
         for step in steps:
             done = subprocess.run(step, capture_output=True, text=True, cwd=repo)
@@ -70,6 +81,14 @@ def installed_script(data_dir: str, repo: str = REPO) -> str:
         with open(os.path.join(venv, COMPLETE), "w") as fh:
             fh.write(repo + "\n")
     return script
+
+
+def dependency_paths() -> list[str]:
+    """Where this interpreter finds the project's dependencies (its site-packages)."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths["purelib"], paths["platlib"]]))
 
 
 def bytecode_files(script: str) -> int:
