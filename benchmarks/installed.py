@@ -30,7 +30,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What the wheel is built from (pyproject.toml: the package, the schemas, the metadata).
-WHEEL_INPUTS = ("podgroup_plan", "schemas", "pyproject.toml", "README.md")
+WHEEL_INPUTS = ("podgroup_plan", "schemas", "pyproject.toml", "README.md", "hatch_build.py")
 COMPLETE = "podgroup-plan-installed"  # written last: a venv without it is rebuilt
 LAYOUT = "v2"  # how the venv is made; in its folder's name, so that a change makes new ones
 

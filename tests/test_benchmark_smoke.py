@@ -151,6 +151,9 @@ def test_runner_measures_a_yaml_case_and_the_cli(tmp_path):
     cli = run.run_cli_case(ALL["demo-startup"], timeout=120, data_dir=str(tmp_path))
     assert cli["problems"] == [] and cli["output_lines"] > 10
     assert cli.get("installed_pyc", 0) > 50 or any("no installed copy" in n for n in cli["notes"])
+    if cli.get("installed_pyc"):  # the wheel's build hook compiled the schema checks into it
+        assert list(tmp_path.glob("installed-*/lib/python*/site-packages/podgroup_plan/loading/"
+                                  "__pycache__/_schema_checks.*.pyc"))
     assert cli["process_cpu_s"] > 0 and cli["source_process_cpu_s"] > 0 and cli["peak_mib"] > 10
     assert any("judged on" in line or "checkout" in line for line in run.cli_notes(cli))
 

@@ -54,14 +54,17 @@ def group_of(api_version: str) -> str:
 class SchemaSet:
     """Every schema of one folder, indexed by kind and apiVersion, with compiled validators."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, precompiled: bool = True):
         self._documents: dict[str, dict] = {}  # $id -> schema
         self._files: dict[tuple[str, str], dict] = {}
         self._versions: dict[str, list[str]] = {}
+        read: list[tuple[str, bytes]] = []
         for path in sorted(directory.glob("*.json")):
             if "." not in path.stem and not path.name.startswith("_"):
                 continue  # PlanResult.json, PlanDiff.json, Explanation.json: our output documents
-            contents = json.loads(path.read_text(encoding="utf-8"))
+            data = path.read_bytes()
+            read.append((path.name, data))
+            contents = json.loads(data.decode("utf-8"))
             self._documents[contents["$id"]] = contents
             if path.name.startswith("_"):
                 continue
@@ -75,6 +78,13 @@ class SchemaSet:
         self._checks: dict[tuple[str, str], Check | None] = {}
         self._compiler = CheckCompiler()
         self._owned: dict[tuple[str, str], bool] = {}
+        # The checks shipped in `_schema_checks.py` (schema_precompiled.py), when they were
+        # generated from these very files by this compiler; looked up with the first check.
+        from podgroup_plan.loading.schema_precompiled import fingerprint
+
+        self.fingerprint = fingerprint(read)
+        self._precompiled: dict | None = None
+        self._look_for_precompiled = precompiled
 
     def kinds(self) -> list[str]:
         return sorted(self._versions)
@@ -120,6 +130,14 @@ class SchemaSet:
         """The compiled predicate for a schema (None if it uses a keyword the compiler lacks)."""
         key = (api_version, kind)
         if key not in self._checks:
+            if self._look_for_precompiled:
+                self._look_for_precompiled = False
+                from podgroup_plan.loading.schema_precompiled import load
+
+                self._precompiled = load(self.fingerprint)
+            if self._precompiled is not None and key in self._precompiled:
+                self._checks[key] = self._precompiled[key]
+                return self._checks[key]
             schema = self._files[key]
             resolver = Resolver(schema["$id"], self._documents)
             try:
