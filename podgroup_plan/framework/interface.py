@@ -163,7 +163,9 @@ def default_normalize_score(scores: np.ndarray, reverse: bool, max_priority: int
     top = int(scores.max())
     if top == 0:
         if reverse:
-            return np.full_like(scores, max_priority)
+            out = np.empty_like(scores)  # np.full_like's Python wrapper costs more than the fill
+            out.fill(max_priority)
+            return out
         return scores
     out = max_priority * scores // top
     if reverse:

@@ -293,7 +293,7 @@ class Framework:
             if cached:
                 self.cache.raw_scores(entry, cs, pod, state, cached, summed)
             total = np.zeros(len(feasible), dtype=np.int64)
-        for plugin, weight, from_cache in rest:
+        for plugin, weight, from_cache, final in rest:
             uniform = plugin.uniform_score(cs, pod, state)
             if uniform is not None:  # the same score on every node: no gather, no pass
                 if uniform < 0 or uniform > MAX_NODE_SCORE:
@@ -304,6 +304,10 @@ class Framework:
                 raw = entry.raw[plugin.name][feasible]
             else:
                 raw = plugin.score(cs, pod, state, feasible)
+            if final:  # summed as it is, as the cache's plain_sum sums it
+                raw = np.asarray(raw, dtype=np.int64)
+                total += raw * weight if weight != 1 else raw
+                continue
             scores = plugin.normalize(cs, pod, np.asarray(raw, dtype=np.int64))
             if scores.size and (scores.min() < 0 or scores.max() > MAX_NODE_SCORE):
                 raise AssertionError(
@@ -314,19 +318,23 @@ class Framework:
 
     def _score_plan(self, skipped: frozenset[str], have_entry: bool) -> tuple:
         """For one set of PreScore-skipped plugins: (the cached scorers with weights, those of
-        them summed without normalisation, the other (plugin, weight, from the cache) in
-        profile order), worked out once per set instead of for every pod."""
+        them summed without normalisation, the other (plugin, weight, from the cache, final)
+        in profile order), worked out once per set instead of for every pod. `final`: a
+        node-local scorer without NormalizeScore asked directly (no cache entry), whose raw
+        score is added as it is, as the cache's plain sum adds it (no normalisation call, no
+        range check: these plugins score within [0, MaxNodeScore] by construction)."""
         key = (skipped, have_entry)
         plan = self._score_plans.get(key)
         if plan is None:
             cached = [(p, w) for p, w in self.score if p.name in self._cached_scorers and p.name not in skipped]
+            plain = frozenset(p.name for p, _ in cached if type(p).normalize is ScorePlugin.normalize)
             summed: frozenset[str] = frozenset()
             if cached and have_entry:
-                summed = frozenset(p.name for p, _ in cached if type(p).normalize is ScorePlugin.normalize)
+                summed = plain
             else:
                 cached = []
-            rest = [(p, w, have_entry and p.name in self._cached_scorers) for p, w in self.score
-                    if p.name not in skipped and p.name not in summed]
+            rest = [(p, w, have_entry and p.name in self._cached_scorers, not have_entry and p.name in plain)
+                    for p, w in self.score if p.name not in skipped and p.name not in summed]
             plan = self._score_plans[key] = (cached, summed, rest)
         return plan
 

@@ -44,7 +44,7 @@ from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.helper import few_rows
 from podgroup_plan.state.derived import HashedTuple
-from podgroup_plan.plugins.node_resources_fit import float_allocatable, node_score_amounts, pod_score_requests
+from podgroup_plan.plugins.node_resources_fit import float_allocatable, node_score_amounts, pod_score_requests, with_allocatable
 
 
 def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
@@ -148,8 +148,9 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         pod_req = cs.read(PRE_SCORE_KEY)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=True)
-        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=True)
         m = len(feasible)
+        lean = m > few_rows.FEW  # the float path first: allocatable as float64 (`float_allocatable`)
+        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=True, allocatable=not lean)
         if not amounts:
             return np.full(m, MAX_NODE_SCORE // 2 + MAX_NODE_SCORE // 4, dtype=np.int64)  # 100 vs 100
         # The balance without the pod depends on the nodes alone: one column per set of scored
@@ -176,6 +177,8 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
                     floats = [f.take(feasible) for f in floats]
                 with_pod = _balance_two(requested, floats, positive=True)
         if with_pod is None:
+            if lean:
+                amounts = with_allocatable(state, feasible, self._resources, amounts)
             with_pod = balance_score(requested, [alloc for _, alloc, _ in amounts])
         without_pod = state.rows_of(state.column(key, without), feasible)
         # Both balances lie in [50, 100] (a standard deviation of fractions in [0, 1] is at

@@ -185,13 +185,15 @@ def pod_score_requests(pod: Pod, resources: Sequence[ResourceSpec], use_requeste
 
 
 def node_score_amounts(
-    state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool
-) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool,
+    allocatable: bool = True,
+) -> list[tuple[int, np.ndarray | None, np.ndarray]]:
     """calculateResourceAllocatableRequest for every configured resource over `feasible`:
     a list of (resource position, allocatable, requested on the node without the pod) for the
     resources that take part. Left out, as upstream's (0, 0) entries: a scalar resource the
     pod does not request, and any name a NodeInfo's allocatable never holds. A node with zero
-    allocatable of a listed resource is skipped by each scorer."""
+    allocatable of a listed resource is skipped by each scorer. `allocatable=False` leaves
+    allocatable None (a float path reads it as float64; `with_allocatable` adds it later)."""
     out = []
     for i, spec in enumerate(resources):
         name = spec.name
@@ -211,8 +213,14 @@ def node_score_amounts(
         else:
             continue
         # read-only: the state's own rows when `feasible` is every node
-        out.append((i, state.rows_of(state.allocatable[row], feasible), used))
+        out.append((i, state.rows_of(state.allocatable[row], feasible) if allocatable else None, used))
     return out
+
+
+def with_allocatable(state, feasible: np.ndarray, resources: Sequence[ResourceSpec], amounts) -> list:
+    """`amounts` from node_score_amounts(allocatable=False) with their allocatable added."""
+    return [(i, state.rows_of(state.allocatable[state.resource_index[resources[i].name]], feasible), used)
+            for i, _, used in amounts]
 
 
 def _weights(resources: Sequence[ResourceSpec]) -> list[int]:
@@ -454,12 +462,14 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         pod_req = cs.read(PRE_SCORE_KEY)
         if pod_req is None:
             pod_req = pod_score_requests(pod, self._resources, use_requested=False)
-        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False)
+        lean = self._strategy == LEAST_ALLOCATED and m > few_rows.FEW  # the float path first
+        amounts = node_score_amounts(state, feasible, self._resources, pod_req, use_requested=False, allocatable=not lean)
+        if lean:
+            scores = least_allocated_float(state, feasible, self._resources, amounts, pod_req, self._weights)
+            if scores is not None:
+                return scores
+            amounts = with_allocatable(state, feasible, self._resources, amounts)
         if self._strategy == LEAST_ALLOCATED:
-            if m > few_rows.FEW:
-                scores = least_allocated_float(state, feasible, self._resources, amounts, pod_req, self._weights)
-                if scores is not None:
-                    return scores
             return least_allocated(amounts, pod_req, self._weights, m)
         if self._strategy == MOST_ALLOCATED:
             return most_allocated(amounts, pod_req, self._weights, m)

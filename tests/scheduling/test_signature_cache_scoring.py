@@ -55,3 +55,24 @@ def test_first_pod_scored_directly_second_fills_the_cache_both_as_uncached():
         host = int(feasible[totals.argmax()])
         state.assume(pod, host)
         plain_state.assume(pod, host)
+
+
+def test_scores_outside_the_range_still_stop_the_plan():
+    """Only the node-local scorers without NormalizeScore are summed unchecked (their scores
+    lie in [0, 100] by construction); any other plugin's score is still range-checked."""
+    import pytest
+
+    from podgroup_plan.framework.interface import ScorePlugin
+
+    from .fakes import framework as fake_framework, node, pod, state as fake_state
+
+    class TooHigh(ScorePlugin):
+        name = "TooHigh"
+
+        def score(self, cs, pod, state, feasible):
+            return np.full(len(feasible), 101, dtype=np.int64)
+
+    fwk = fake_framework(scores=(TooHigh,))
+    st = fake_state([node("a"), node("b")])
+    with pytest.raises(AssertionError, match="TooHigh returned a score outside"):
+        cycle(fwk, pod("p"), st)
