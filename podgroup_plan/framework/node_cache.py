@@ -44,8 +44,11 @@ MAX_BYTES = 48 << 20
 STATIC_PLUGINS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
 
 # Memo keys: (_ENTRY, signature, skips) -> CacheEntry; (_STATIC, static signature, skips) ->
-# (passed, fail_id) of the static layer.
+# (passed, fail_id) of the static layer; (_SEEN, signature, skips) -> True once a signature's
+# first pod was filtered (its entry is kept from the second pod on).
 _ENTRY = "entry"
+_SEEN = "seen"
+_SEEN_BYTES = 64
 # Up to this many changed rows, an entry's failure counts are corrected one row at a time;
 # beyond, they are counted again when next asked for.
 _COUNTED_ROWS = 64
@@ -96,9 +99,9 @@ class CacheEntry:
     plain_names: frozenset[str] = frozenset()
     nbytes: int = 0  # what the cache counts for this entry
     key: tuple = ()  # its key in the cache's memo
-    # Its first pod was scored straight from the plugins (`score_directly`); the next one fills
-    # the raw scores.
-    scored_directly: bool = False
+    # Made for one pod and kept nowhere (the signature's first pod: `filter_entry`): its
+    # arrays are that pod's own, and its pod is scored straight from the plugins.
+    transient: bool = False
 
     def size(self) -> int:
         total = self.passed.nbytes + self.fail_id.nbytes + self.codes.nbytes
@@ -132,10 +135,19 @@ class NodeLocalCache:
         self._shifted_codes: np.ndarray | None = None  # see shifted_codes()
 
     def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> CacheEntry:
-        """The entry for this signature with its filter columns brought up to date."""
+        """The entry for this signature with its filter columns brought up to date. A
+        signature's first pod gets a transient entry, kept nowhere: an entry pays off from a
+        signature's second pod on, and a signature seen once (every pod its own shape, or more
+        shapes than the byte budget keeps) would only push others out of the memo. A small
+        mark remembers the signature, so its second pod makes the entry that is kept."""
         memo = self._bind(state)
-        key = (_ENTRY, signature, frozenset(skipped))
+        skips = frozenset(skipped)
+        key = (_ENTRY, signature, skips)
         e = memo.get(key)
+        if e is None and memo.get((_SEEN, signature, skips)) is None:
+            memo.put((_SEEN, signature, skips), True, _SEEN_BYTES)
+            return CacheEntry(state.version, len(state.resource_names),
+                              *self._filter_all(cs, pod, state, skipped, signature[0]), key=key, transient=True)
         if e is None or e.n_resources != len(state.resource_names):
             e = CacheEntry(state.version, len(state.resource_names), *self._filter_all(cs, pod, state, skipped, signature[0]),
                            key=key)
@@ -174,18 +186,14 @@ class NodeLocalCache:
             e.counts = dict(zip(ids.tolist(), binned[ids + 1].tolist()))
         return e.counts
 
-    def score_directly(self, e: CacheEntry) -> bool:
-        """Whether to score this pod straight from the plugins at its feasible nodes, leaving
-        entry `e` without raw scores: yes for the entry's first pod, no after. Filling the raw
-        scores covers every node and keeps a column per scorer, and a signature seen once
-        (every pod its own shape, or more shapes than the byte budget keeps) never reads them
-        again: for the every-pod-unique benchmark, scoring directly cost less even when every
-        node was feasible (about 18 % of the plan at 5,000 nodes). A signature seen again fills
-        them at its second pod, so it pays for one direct scoring at most."""
-        if e.score_version != -1 or e.scored_directly:
-            return False
-        e.scored_directly = True
-        return True
+    @staticmethod
+    def score_directly(e: CacheEntry) -> bool:
+        """Whether to score the pod straight from the plugins at its feasible nodes: for a
+        transient entry (a signature's first pod: `filter_entry`). Filling raw scores covers
+        every node and keeps a column per scorer, which only a later pod of the signature
+        reads: for the every-pod-unique benchmark, scoring directly cost less even when every
+        node was feasible."""
+        return e.transient
 
     def raw_scores(
         self, e: CacheEntry, cs: CycleState, pod: Pod, state: ClusterState,
@@ -236,7 +244,7 @@ class NodeLocalCache:
         return self._memo.nbytes if self._memo is not None else 0
 
     def __len__(self) -> int:
-        """Signature entries (not static layers) in the memo last used."""
+        """Signature entries (not static layers nor marks) in the memo last used."""
         if self._memo is None:
             return 0
         return sum(1 for k in self._memo.keys() if k[0] == _ENTRY)

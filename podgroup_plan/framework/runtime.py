@@ -221,9 +221,10 @@ class Framework:
             cs.write(CACHE_ENTRY_KEY, entry)
         if not fresh and view is state.all_nodes:
             # The usual single-pod cycle: the entry keeps every node's code and the count per
-            # failure id, so the diagnosis costs two copies.
-            alive = entry.passed.copy()
-            codes = entry.codes.copy()
+            # failure id, so the diagnosis costs two copies (none when the entry is this pod's
+            # own: transient, kept nowhere).
+            alive = entry.passed if entry.transient else entry.passed.copy()
+            codes = entry.codes if entry.transient else entry.codes.copy()
             counts = self.cache.counts(entry)
             ids = sorted(fid for fid, count in counts.items() if count)
         else:

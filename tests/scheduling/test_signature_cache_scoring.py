@@ -1,6 +1,7 @@
-"""A signature's first pod is scored straight from the plugins at its feasible nodes, its
-second fills the signature cache's raw scores (framework/node_cache.py, `score_directly`), and
-every pod gets the totals it gets with no cache at all: the same scores, the same host."""
+"""A signature's first pod gets a transient cache entry, kept nowhere, and is scored straight
+from the plugins at its feasible nodes; its second pod makes the entry that is kept and fills
+its raw scores (framework/node_cache.py, `filter_entry`, `score_directly`); every pod gets the
+totals it gets with no cache at all: the same scores, the same host."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,7 +28,7 @@ def cycle(fwk: Framework, pod, state):
     return feasible, fwk.run_score(cs, pod, state, feasible), cs.read(CACHE_ENTRY_KEY)
 
 
-def test_first_pod_scored_directly_second_fills_the_cache_both_as_uncached():
+def test_first_pod_transient_second_kept_and_filled_all_as_uncached():
     nodes = [make_node(f"n{i}", cpu=1000 * (1 + i % 4), memory=(4 + i % 3) << 30,
                        taints=[("dedicated", "infra", "NoSchedule")] if i % 5 == 0 else ()) for i in range(12)]
     running = [make_pod(f"r{i}", node_name=f"n{i}", requests={"cpu": 300 * i, "memory": (i % 4) << 29}) for i in range(9)]
@@ -48,8 +49,10 @@ def test_first_pod_scored_directly_second_fills_the_cache_both_as_uncached():
         assert 0 < len(feasible) < state.n
         assert totals.tolist() == want.tolist()
         if k == 0:
-            assert entry.scored_directly and not entry.raw and entry.plain_sum is None
+            assert entry.transient and not entry.raw and entry.plain_sum is None
+            assert len(cached.cache) == 0  # nothing kept but the mark
         else:
+            assert not entry.transient and len(cached.cache) == 1
             assert entry.raw and entry.score_version == state.version  # filled, then kept current
         # bind where the plan would, so the next pod's entry has a row to refresh
         host = int(feasible[totals.argmax()])
