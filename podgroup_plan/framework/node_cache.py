@@ -133,6 +133,7 @@ class NodeLocalCache:
         self.failures: list[tuple[str, tuple[str, ...], int]] = []
         self._failure_ids: dict[tuple[str, tuple[str, ...], int], int] = {}
         self._shifted_codes: np.ndarray | None = None  # see shifted_codes()
+        self._static_skips: dict[frozenset[str], frozenset[str]] = {}  # skips -> the static filters'
 
     def filter_entry(self, signature: tuple, cs: CycleState, pod: Pod, state: ClusterState, skipped) -> CacheEntry:
         """The entry for this signature with its filter columns brought up to date. A
@@ -305,7 +306,9 @@ class NodeLocalCache:
     def _static_layer(self, cs, pod, state, skipped, static_signature: tuple) -> tuple:
         """(passed, fail_id, codes, counts) of the static filters over all nodes, shared by
         every signature whose static part is `static_signature`."""
-        skips = frozenset(p.name for p in self.static_filters if p.name in skipped)
+        skips = self._static_skips.get(skipped)
+        if skips is None:
+            skips = self._static_skips[skipped] = frozenset(p.name for p in self.static_filters if p.name in skipped)
         key = (_STATIC, static_signature, skips)
         memo = self._bind(state)
         found = memo.get(key)
@@ -354,6 +357,8 @@ class NodeLocalCache:
                     # node's row each, so the other nodes' answers change nothing), rather than
                     # gather every column at the passing rows first.
                     verdict = plugin.filter(cs, pod, state, rows)
+                    if not verdict.failures:  # every node passed (a rejected node has a failure)
+                        continue
                     failed = alive & ~verdict.passed
                     if failed.any():
                         self._record(plugin.name, verdict, failed, fail_id)
@@ -364,6 +369,8 @@ class NodeLocalCache:
                 break
             sub = rows if live is None else rows[live]
             verdict = plugin.filter(cs, pod, state, sub)
+            if not verdict.failures:  # every node passed (a rejected node has a failure)
+                continue
             failed = ~verdict.passed
             if not failed.any():
                 continue

@@ -134,6 +134,7 @@ class Framework:
         self._other_filters = self.filter[n_local:]
         self._cached_scorers = {p.name for p, _ in self.score if p.name in registry.NODE_LOCAL_PLUGINS}
         self._score_plans: dict[tuple, tuple] = {}  # see _score_plan
+        self._cached_skip_sets: dict[frozenset[str], frozenset[str]] = {}  # PreFilter's Skips -> the cached filters
         self.cache = NodeLocalCache(self._cached_filters, [p for p, _ in self.score if p.name in self._cached_scorers])
 
     @property
@@ -211,7 +212,10 @@ class Framework:
         failure per node. The leading node-local filters come from the signature cache."""
         skipped = cs.read(SKIP_FILTER_KEY) or frozenset()
         # Only the cached plugins' skips belong in the cache key (others would split entries).
-        cached_skips = {p.name for p in self._cached_filters if p.name in skipped}
+        cached_skips = self._cached_skip_sets.get(skipped)
+        if cached_skips is None:
+            cached_skips = self._cached_skip_sets[skipped] = frozenset(
+                p.name for p in self._cached_filters if p.name in skipped)
         if fresh:
             # computed for `view` from the state as it is now, bypassing (and not touching) the
             # signature cache: the state holds a change the node versions do not show

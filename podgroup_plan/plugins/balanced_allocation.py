@@ -161,6 +161,15 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
             key = self._column_keys[positions] = HashedTuple((self.name, self._resources, positions))
 
         def without(rows: np.ndarray) -> np.ndarray:
+            if len(rows) <= few_rows.FEW and len(positions) == 2:
+                # the row or two the last bindings changed: read them straight from the state's
+                # rows (the same resources as `amounts`, whose rows they are)
+                r0, r1 = (state.resource_index[self._resources[i].name] for i in positions)
+                at = rows.tolist()
+                requested, allocatable = state.requested, state.allocatable
+                return np.array(few_rows.balances([int(requested[r0, j]) for j in at], [int(requested[r1, j]) for j in at],
+                                                  [int(allocatable[r0, j]) for j in at], [int(allocatable[r1, j]) for j in at]),
+                                dtype=np.int64)
             at = node_score_amounts(state, rows, self._resources, pod_req, use_requested=True)
             return balance_score([used for _, _, used in at], [alloc for _, alloc, _ in at])
 

@@ -364,9 +364,10 @@ class _FitRequest:
     __slots__ = ("rows", "names", "amounts")
 
     def __init__(self, rows: list[int], names: list[str], amounts: list[int]):
-        self.rows = np.asarray(rows, dtype=np.intp)
+        # plain lists: Filter walks them in Python (numpy arrays only cost a conversion back)
+        self.rows = rows
         self.names = tuple(names)
-        self.amounts = np.asarray(amounts, dtype=np.int64)
+        self.amounts = amounts
 
 
 # CycleState: PreFilter's request (for Filter) and PreScore's per-resource requests (for Score).
@@ -426,7 +427,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         req = cs.read(PRE_FILTER_KEY)
         if req is None:
             req = self.fit_request(pod, state)
-        if len(view) <= few_rows.FEW and few_rows.all_fit(state, view, req.rows.tolist(), req.amounts.tolist()):
+        if len(view) <= few_rows.FEW and few_rows.all_fit(state, view, req.rows, req.amounts):
             return FilterVerdict.all_pass(len(view))  # the rows one binding changed, and they fit
         # Fast path first (most nodes fit): one comparison per requested resource.
         rows_of = state.rows_of
@@ -434,7 +435,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         rejected = too_many.copy()
         shorts: list[np.ndarray] = []
         allocs: list[np.ndarray] = []
-        for row, amount in zip(req.rows.tolist(), req.amounts.tolist()):
+        for row, amount in zip(req.rows, req.amounts):
             alloc = rows_of(state.allocatable[row], view)
             short = amount > alloc - rows_of(state.requested[row], view)
             shorts.append(short)
@@ -444,7 +445,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             return FilterVerdict.all_pass(len(view))
         # Some nodes fail: their reasons, and whether a request exceeds a whole allocatable.
         unresolvable = np.zeros(len(view), dtype=bool)
-        for short, alloc, amount in zip(shorts, allocs, req.amounts.tolist()):
+        for short, alloc, amount in zip(shorts, allocs, req.amounts):
             unresolvable |= short & (amount > alloc)
         reasons = [REASON_TOO_MANY_PODS] + [f"Insufficient {name}" for name in req.names]
         return FilterVerdict(~rejected, _group_failures([too_many] + shorts, unresolvable, rejected, reasons))

@@ -22,11 +22,11 @@ FEW = 8
 def balance_two(requested: tuple[np.ndarray, np.ndarray], allocatable: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """balance_score for two resources: int64((1 - |f1 - f2| / 2) * 100) with f = min(req / alloc,
     1) in float64, and a standard deviation of 0 where either allocatable is not positive."""
-    return np.array(_balances(requested[0].tolist(), requested[1].tolist(),
+    return np.array(balances(requested[0].tolist(), requested[1].tolist(),
                               allocatable[0].tolist(), allocatable[1].tolist()), dtype=np.int64)
 
 
-def _balances(req0: list[int], req1: list[int], alloc0: list[int], alloc1: list[int]) -> list[int]:
+def balances(req0: list[int], req1: list[int], alloc0: list[int], alloc1: list[int]) -> list[int]:
     out = []
     for r0, r1, a0, a1 in zip(req0, req1, alloc0, alloc1):
         if a0 <= 0 or a1 <= 0:
@@ -47,7 +47,7 @@ def balanced_allocation_two(amounts, pod_requests: np.ndarray, without_pod: np.n
     plugin's per-node column."""
     (i0, alloc0, used0), (i1, alloc1, used1) = amounts
     r0, r1 = int(pod_requests[i0]), int(pod_requests[i1])
-    with_pod = _balances([u + r0 for u in used0.tolist()], [u + r1 for u in used1.tolist()],
+    with_pod = balances([u + r0 for u in used0.tolist()], [u + r1 for u in used1.tolist()],
                          alloc0.tolist(), alloc1.tolist())
     half = MAX_NODE_SCORE // 2
     return np.array([(w + half - without_pod[node]) // 2 + half
