@@ -71,6 +71,7 @@ ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affini
 
 PRE_FILTER_KEY: "StateKey[_PreFilterState | None]" = StateKey("PreFilter" + NAME)
 PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
+SHAPE_KEY: "StateKey[tuple]" = StateKey(NAME + "/shape")  # (state, the pod's `_Shape` there)
 
 REQUIRED_AFFINITY = "required-affinity"
 REQUIRED_ANTI_AFFINITY = "required-anti-affinity"
@@ -256,13 +257,20 @@ class _Domains:
     flagged: np.ndarray  # per label value, then False in one extra slot (nodes without it)
 
 
-def _flag_slots(flagged: np.ndarray) -> np.ndarray:
-    """`flagged` per domain with the extra slot of the nodes without the label (never flagged)."""
-    return np.append(flagged, False)
+def _or_flags(into: dict[str, np.ndarray], key: str, counts: np.ndarray) -> None:
+    """Flag, in `into[key]` (made on first use, with the extra slot), the domains where
+    `counts` (never negative) is above 0: over several calls, the domains whose sum is."""
+    out = into.get(key)
+    if out is None:
+        out = into[key] = np.zeros(len(counts) + 1, dtype=bool)
+        np.greater(counts, 0, out=out[:-1])
+    else:
+        out[:-1] |= counts > 0
 
 
 def _flags(sums: np.ndarray) -> np.ndarray | None:
-    """`_flag_slots(sums > 0)`, or None when no domain is flagged."""
+    """Per domain whether `sums` is above 0, with the extra slot of the nodes without the
+    label (never flagged); None when no domain is flagged."""
     out = np.zeros(len(sums) + 1, dtype=bool)
     np.greater(sums, 0, out=out[:-1])
     return out if out.any() else None
@@ -325,10 +333,18 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     def _existing(self, state: "ClusterState") -> _ExistingTerms:
         return state.index(_EXISTING_TERMS, _ExistingTerms)
 
-    def _shape(self, pod: Pod, state: "ClusterState") -> _Shape:
-        """The pod's shape on `state` (made on first use). The affinity object is keyed by
-        its `id` (its generated hash walks every term; the decoder shares one object among
-        the pods written alike) and kept in the entry, so that id cannot be reused meanwhile."""
+    def _shape(self, pod: Pod, state: "ClusterState", cs: CycleState | None = None) -> _Shape:
+        """The pod's shape on `state` (made on first use; kept in the pod's cycle state `cs`
+        for its other extension points). The affinity object is keyed by its `id` (its
+        generated hash walks every term; the decoder shares one object among the pods written
+        alike) and kept in the entry, so that id cannot be reused meanwhile."""
+        if cs is not None:
+            found = cs.read(SHAPE_KEY)
+            if found is not None and found[0] is state:  # a shape holds this state's ledgers
+                return found[1]
+            shape = self._shape(pod, state)
+            cs.write(SHAPE_KEY, (state, shape))
+            return shape
         a = pod.affinity
         key = (self._id, pod.namespace, tuple(pod.labels.items()), id(a))
         memo = state.memo(_SHAPE_MEMO)
@@ -401,14 +417,14 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     # ----- PreFilter / Filter ----------------------------------------------------------------
 
     def pre_filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> PreFilterResult:
-        pre = self._pre_filter_state(pod, state)
+        pre = self._pre_filter_state(pod, state, cs)
         if pre is None:
             cs.pop(PRE_FILTER_KEY, None)
             return PreFilterResult(skip(NAME))
         cs.write(PRE_FILTER_KEY, pre)
         return PreFilterResult()
 
-    def _pre_filter_state(self, pod: Pod, state: "ClusterState") -> _PreFilterState | None:
+    def _pre_filter_state(self, pod: Pod, state: "ClusterState", cs: CycleState | None = None) -> _PreFilterState | None:
         """None when upstream's PreFilter returns Skip: no existing pod's required anti-affinity
         matches the pod and the pod has no required terms."""
         a = pod.affinity
@@ -418,24 +434,28 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             existing_terms = self._existing(state)
             if not existing_terms.order[REQUIRED_ANTI_AFFINITY]:
                 return None
-            shape = self._shape(pod, state)
+            shape = self._shape(pod, state, cs)
             kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
             if not any(kind_terms[sig].nodes for sig in self._matched(
                     existing_terms, shape, REQUIRED_ANTI_AFFINITY, pod)):
                 return None
         else:
-            shape = self._shape(pod, state)
+            shape = self._shape(pod, state, cs)
         affinity_terms = shape.affinity_terms
         anti_terms = shape.anti_terms
 
-        # Existing pods' required anti-affinity terms that the incoming pod matches.
-        weights: dict[str, np.ndarray] = {}
-        self._existing_weights(state, pod, REQUIRED_ANTI_AFFINITY, 1, 1, weights, shape)
-        existing = []
-        for tkey in sorted(weights):
-            flags = _flags(weights[tkey])
-            if flags is not None:
-                existing.append(_Domains(self._filled_codes(state, tkey), flags))
+        # Existing pods' required anti-affinity terms that the incoming pod matches: a domain
+        # is flagged when the placed pods carrying them there add up to more than 0, i.e. when
+        # any one term has a pod there (counts are never negative).
+        flagged: dict[str, np.ndarray] = {}
+        existing_terms = self._existing(state)
+        kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
+        for sig in self._matched(existing_terms, shape, REQUIRED_ANTI_AFFINITY, pod):
+            placed = kind_terms[sig]
+            if placed.nodes:
+                _or_flags(flagged, sig[0].topology_key, placed.domains)
+        existing = [_Domains(self._filled_codes(state, tkey), flagged[tkey])
+                    for tkey in sorted(flagged) if flagged[tkey].any()]
 
         result: _PreFilterState | None
         if not existing and not affinity_terms and not anti_terms:
@@ -456,18 +476,14 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                         flags = np.zeros(len(sums) + 1, dtype=bool)
                     affinity.append(_Domains(self._filled_codes(state, tkey), flags))
                 self_match = shape.self_match
-            anti_weights: dict[str, np.ndarray] = {}
+            # the pod's anti-affinity terms: per key, a domain holding a pod any term matches
+            anti_flagged: dict[str, np.ndarray] = {}
             for i, t in enumerate(anti_terms):
                 live = self._live(state, shape, ("anti", i), [t], t.topology_key)
-                if live is None:
-                    continue
-                arr = anti_weights.get(t.topology_key)
-                anti_weights[t.topology_key] = live.sums.copy() if arr is None else arr + live.sums
-            anti = []
-            for tkey in sorted(anti_weights):
-                flags = _flags(anti_weights[tkey])
-                if flags is not None:
-                    anti.append(_Domains(self._filled_codes(state, tkey), flags))
+                if live is not None:
+                    _or_flags(anti_flagged, t.topology_key, live.sums)
+            anti = [_Domains(self._filled_codes(state, tkey), anti_flagged[tkey])
+                    for tkey in sorted(anti_flagged) if anti_flagged[tkey].any()]
             result = _PreFilterState(affinity, counts_empty, self_match, bool(affinity_terms), anti, existing)
         return result
 
@@ -488,7 +504,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if PRE_FILTER_KEY in cs:
             pre = cs.read(PRE_FILTER_KEY)
         else:
-            pre = self._pre_filter_state(pod, state)
+            pre = self._pre_filter_state(pod, state, cs)
             cs.write(PRE_FILTER_KEY, pre)
         n = len(view)
         if pre is None:
@@ -539,7 +555,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if not own and not order[PREFERRED_AFFINITY] and not order[PREFERRED_ANTI_AFFINITY] \
                 and not (order[REQUIRED_AFFINITY] and hard > 0):
             return skip(NAME)  # no term anywhere that could score: upstream finds no entry either
-        shape = self._shape(pod, state)
+        shape = self._shape(pod, state, cs)
         if not own and not any(existing.terms[kind][sig].nodes
                                for kind in ((REQUIRED_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY)
                                             if hard > 0 else (PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY))
