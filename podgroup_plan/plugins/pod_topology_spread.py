@@ -541,7 +541,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         key = self._shape_key("filter", pod, constraints)
         pinned = self._pinned(pod, constraints)
         found = memo.get(key)
-        if found is not None and all(a is b for a, b in zip(found[0], pinned)):
+        if found is not None and found[0] == pinned:  # the same objects (pinned: ids unique)
             return found[1]
         shapes = []
         for c, (eligible, ekey) in zip(constraints, self._eligible(state, pod, constraints, True)):
@@ -590,24 +590,18 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             cs.write(PRE_FILTER_KEY, pre)
         if not pre.counts:
             return FilterVerdict.all_pass(len(view))
-        # Per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes without
-        # the label: the verdict of every node is a gather through the nodes' domain codes.
-        per_domain = []
-        for c in pre.counts:
-            size = len(c.sums)
-            verdicts = np.empty(size + 1, dtype=np.int8)
-            np.greater(c.sums + (c.self_match - c.min_match), c.max_skew, out=verdicts[:size], casting="unsafe")
-            verdicts[size] = 2
-            per_domain.append(verdicts)
-        if view is not state.all_nodes or any(len(v) > _VERDICT_DOMAINS for v in per_domain):
-            return self._verdict(state, view, pre.counts, per_domain)
-        # Over every node the answer depends on the per-domain verdicts alone, and a zone
-        # constraint has few of them: pods of a shape meet the same ones again and again.
-        key = ("verdict", tuple((c.topology_key, v.tobytes()) for c, v in zip(pre.counts, per_domain)))
+        if view is not state.all_nodes or any(len(c.sums) > _VERDICT_DOMAINS for c in pre.counts):
+            return self._verdict(state, view, pre.counts)
+        # Over every node the answer depends on which domains are skewed alone, and a zone
+        # constraint has few domains: pods of a shape meet the same ones again and again.
+        # (Worked out in plain Python: a handful of domains.)
+        key = ("verdict", tuple(
+            (c.topology_key, bytes([s > c.max_skew for s in (c.sums + (c.self_match - c.min_match)).tolist()]))
+            for c in pre.counts))
         memo = state.memo(_SHAPE_MEMO)
         verdict = memo.get(key)
         if verdict is None:
-            verdict = self._verdict(state, view, pre.counts, per_domain)
+            verdict = self._verdict(state, view, pre.counts)
             verdict.passed.flags.writeable = False  # shared by the pods that meet it
             for failure in verdict.failures:
                 failure.mask.flags.writeable = False
@@ -615,12 +609,16 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return verdict
 
     @staticmethod
-    def _verdict(
-        state: "ClusterState", view: np.ndarray, counts: list[_ConstraintCounts], per_domain: list[np.ndarray],
-    ) -> FilterVerdict:
-        # Constraints are checked in order and the first failure decides the node's status.
+    def _verdict(state: "ClusterState", view: np.ndarray, counts: list[_ConstraintCounts]) -> FilterVerdict:
+        # Constraints are checked in order and the first failure decides the node's status:
+        # per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes without
+        # the label, gathered through the nodes' domain codes.
         status = None
-        for c, verdicts in zip(counts, per_domain):
+        for c in counts:
+            size = len(c.sums)
+            verdicts = np.empty(size + 1, dtype=np.int8)
+            np.greater(c.sums + (c.self_match - c.min_match), c.max_skew, out=verdicts[:size], casting="unsafe")
+            verdicts[size] = 2
             node = verdicts[state.rows_of(c.filled, view)]
             status = node if status is None else np.where(status == 0, node, status)
         missing = status == 2
@@ -643,7 +641,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         key = self._shape_key("score", pod, constraints, require_all)
         pinned = self._pinned(pod, constraints)
         found = memo.get(key)
-        if found is not None and all(a is b for a, b in zip(found[0], pinned)):
+        if found is not None and found[0] == pinned:  # the same objects (pinned: ids unique)
             return found[1]
         has_keys = self._has_keys(state, tuple(c.topology_key for c in constraints)) if require_all else None
         parts = []
