@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Mapping
 
 from podgroup_plan.loading.admission import Admission, admitted, unchecked_limit_notes
@@ -54,6 +55,7 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace b
 # Kinds whose controllers create pods (model/controllers.py). Their decoding and model load only
 # for an input that has one: importing them is start-up time of every run (issue 16).
 CONTROLLER_KINDS = ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet")
+_NAMESPACE, _NAME = attrgetter("namespace"), attrgetter("name")  # sort keys: no lambda
 
 
 @dataclass
@@ -84,13 +86,19 @@ class Decoded:
         for objs in (self.pods, self.pdbs, self.workloads, self.pod_groups,
                      self.composite_pod_groups, self.spread_selectors, *self.controllers.values()):
             for _, obj in objs:
-                namespaces.setdefault(obj.namespace, {NAMESPACE_NAME_LABEL: obj.namespace})
+                if obj.namespace not in namespaces:  # (not setdefault: a dict per pod)
+                    namespaces[obj.namespace] = {NAMESPACE_NAME_LABEL: obj.namespace}
         for _, name, labels in self.namespaces:
             namespaces[name] = {**labels, NAMESPACE_NAME_LABEL: name}
         scheduler_config = self.scheduler_configs[0].obj if self.scheduler_configs else None
 
         def by_key(pairs: list) -> tuple:
-            return tuple(sorted((o for _, o in pairs), key=lambda o: (o.namespace, o.name)))
+            # by (namespace, name): by name, then stably by namespace (one string comparison
+            # at a time is about twice as fast as comparing tuples, for 150,000 pods)
+            objs = [o for _, o in pairs]
+            objs.sort(key=_NAME)
+            objs.sort(key=_NAMESPACE)
+            return tuple(objs)
 
         controllers = None  # as for an input built without any (ClusterInput's default)
         if any(self.controllers.values()):
@@ -104,7 +112,7 @@ class Decoded:
                 stateful_sets=by_key(self.controllers["StatefulSet"]),
             )
         return ClusterInput(
-            nodes=tuple(sorted((n for _, n in self.nodes), key=lambda n: n.name)),
+            nodes=tuple(sorted((n for _, n in self.nodes), key=_NAME)),
             pods=by_key(self.pods),
             priority_classes=tuple(sorted((c for _, c in self.priority_classes), key=lambda c: c.name)),
             pod_disruption_budgets=by_key(self.pdbs),

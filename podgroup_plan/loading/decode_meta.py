@@ -41,11 +41,13 @@ def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
     """
     if not value:
         return None
-    if _CANONICAL_TIME.fullmatch(value):  # what the apiserver writes: already UTC seconds
-        return value
-    known = _TIMESTAMPS.get(value)
+    known = _TIMESTAMPS.get(value)  # before the pattern: pods of one dump share their times
     if known is not None:
         return known
+    if _CANONICAL_TIME.fullmatch(value):  # what the apiserver writes: already UTC seconds
+        if len(_TIMESTAMPS) < 10_000:
+            _TIMESTAMPS[value] = value
+        return value
     try:
         if "T" not in value.upper():
             raise ValueError(value)

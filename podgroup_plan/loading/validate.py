@@ -222,13 +222,14 @@ def _namespace_problem(namespace: str) -> str | None:
 def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:
     """The same kind/namespace/name twice is one object written twice: report every copy.
     A second KubeSchedulerConfiguration is the same mistake (there can be one)."""
-    seen: dict[Identity, list[Document]] = defaultdict(list)
+    first: dict[Identity, Document] = {}
+    copies: dict[Identity, list[Document]] = {}  # only the keys seen twice: no list per object
     for key, doc in owned:
         if key[2] or key[0] == "KubeSchedulerConfiguration":
-            seen[key].append(doc)
-    for (kind, _, _), docs in seen.items():
-        if len(docs) < 2:
-            continue
+            seen = first.setdefault(key, doc)
+            if seen is not doc:
+                copies.setdefault(key, [seen]).append(doc)
+    for (kind, _, _), docs in copies.items():
         what = "more than one KubeSchedulerConfiguration in the input" if kind == "KubeSchedulerConfiguration" else "defined more than once"
         for doc in docs:
             yield Issue(doc, (), what, tuple(d for d in docs if d is not doc))
