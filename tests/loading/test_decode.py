@@ -401,3 +401,25 @@ def test_pods_written_alike_share_their_decoded_parts(manifests):
     first, second = ci.pods
     assert first.requests is second.requests and first.tolerations is second.tolerations
     assert first.affinity is second.affinity and first.requests == {"cpu": 2010, "memory": 2 * Gi, "nvidia.com/gpu": 1}
+
+
+def test_pods_are_built_as_the_dataclass_builds_them(manifests):
+    """decode_pod builds a Pod through its slots (decode_pods._slot_constructor), not Pod's
+    generated __init__: the object must be the one Pod(...) gives, still frozen, and a field
+    left out must be an error rather than a silent default."""
+    import dataclasses
+
+    from podgroup_plan.loading.decode_pods import _new_pod
+    from podgroup_plan.model.objects import Pod
+
+    (pod,) = load(manifests, samples.POD).pods
+    values = {f.name: getattr(pod, f.name) for f in dataclasses.fields(Pod)}
+    assert len(values) > 20 and values["requests"] and values["tolerations"]
+    built, reference = _new_pod(**values), Pod(**values)
+    assert type(built) is Pod
+    assert built == reference and repr(built) == repr(reference)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.name = "other"
+    del values["uid"]
+    with pytest.raises(TypeError):
+        _new_pod(**values)
