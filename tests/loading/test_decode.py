@@ -412,7 +412,7 @@ def test_pods_are_built_as_the_dataclass_builds_them(manifests):
     from podgroup_plan.loading.decode_pods import _new_pod
     from podgroup_plan.model.objects import Pod
 
-    (pod,) = load(manifests, samples.POD).pods
+    (pod,) = load(manifests, PC_HIGH, samples.POD).pods
     values = {f.name: getattr(pod, f.name) for f in dataclasses.fields(Pod)}
     assert len(values) > 20 and values["requests"] and values["tolerations"]
     built, reference = _new_pod(**values), Pod(**values)
