@@ -657,16 +657,24 @@ class _EventBuilder:
             return value
         else:  # pragma: no cover - the parser sends nothing else inside a document
             raise _Unusual
-        if ev.anchor is not None:
-            self.anchors[ev.anchor] = value
+        if ev.anchor is not None and kind is not SequenceStartEvent:  # (a list's: `_sequence`)
+            self._anchor(ev.anchor, value)
         return value
+
+    def _anchor(self, anchor: str, value: Any) -> None:
+        # An anchor defined twice in a document: PyYAML's composer refuses it ("found
+        # duplicate anchor"), the node path words that with both lines. (go-yaml lets the last
+        # definition win; this reader keeps PyYAML's refusal on both paths: README, Input limits.)
+        if anchor in self.anchors:
+            raise _Unusual
+        self.anchors[anchor] = value
 
     def _sequence(self, ev: SequenceStartEvent, lines: bool) -> list:
         if ev.tag not in (None, "!", _SEQ):
             raise _Unusual
         out: list = []
         if ev.anchor is not None:  # an alias inside may refer to the list itself
-            self.anchors[ev.anchor] = out
+            self._anchor(ev.anchor, out)
         at: list[int] = []
         get, build = self.get, self.build
         while True:

@@ -73,6 +73,12 @@ def test_event_and_node_paths_agree_on_any_dumped_stream(docs, flow):
         ("? [a, b]\n: c\n", False),
         ("a: 1\n---\nb: *nowhere\n", False),
         ("a: &x 1\n---\nb: *x\n", False),  # anchors do not cross documents
+        ("a: &x 1\n---\nb: &x 2\nc: *x\n", True),  # nor do their definitions: no duplicate
+        # an anchor defined twice: PyYAML's composer refuses it, so the event path does too
+        ("a: &x 1\nb: &x 2\nc: *x\n", False),
+        ("a: &x 1\nb: &x 2\n", False),
+        ("a: &x [1]\nb: &x {c: 2}\n", False),
+        ("a: &x {b: &x 1}\n", False),
         ("a: !custom 1\n", True),  # PyYAML's own constructor error, with its line
         ("a: 1\n---\nb: [1\n", True),  # a syntax error keeps the documents before it
         ("---\n---\nkind: X\n", True),
@@ -164,3 +170,19 @@ def test_the_budget_path_resumes_after_the_documents_already_given():
     assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4), ("C", 3, 9)]
     assert docs[1].obj["n"] is docs[1].obj["m"]
     assert problems == []
+
+
+def test_a_duplicate_anchor_is_refused_on_both_paths():
+    """Session 3 found the event builder letting a second scalar anchor of the same name win
+    (go-yaml's way) where the composer refuses the document; the project keeps the refusal
+    (README, Input limits), whichever path reads the document: the documents before it are
+    read, the problem names its line, and the later documents are not read."""
+    text = ("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\nm: &t one\nn: &t two\no: *t\n"
+            "---\napiVersion: v1\nkind: C\n")
+    for budget_first in ("", "p: &l [1]\nq: *l\n"):  # plain builder, and the alias-budget builder
+        fast, slow = _both(budget_first + text)
+        assert fast == slow
+        docs, problems = fast
+        assert [d[0]["kind"] for d in docs] == ["A"]
+        assert len(problems) == 1 and "duplicate anchor" in problems[0]
+        assert problems[0].startswith(f"f.yaml:{7 + budget_first.count(chr(10))}: ")
