@@ -7,12 +7,14 @@ Problem can point at it.
 
 Speed and memory matter here (a 150,000-pod dump must load at tens of thousands of documents per
 second), so the happy path parses each file once, hands out objects one at a time (the items of
-a large JSON List are parsed one by one), and keeps only the line where each object starts. The
-line of an individual field is found only when something is wrong with it: `FieldLines`
-re-composes the object's text then.
+a large JSON List are parsed one by one), and keeps only where each object starts (its line; for
+the items of a JSON List, their bytes). The line of an individual field is found only when
+something is wrong with it: `FieldLines` re-composes the object's text then.
 """
 from __future__ import annotations
 
+import bisect
+import math
 import mmap
 import os
 import re
@@ -128,9 +130,9 @@ class Document:
     """One Kubernetes object read from the input, and where it starts.
 
     `document` is the 1-based YAML document in the file; objects inside a `List` share it and
-    differ in `items` (their index path through nested Lists). `line` is None only where it is
-    not known without a re-parse (items of a JSON List that had to be read whole); `FieldLines`
-    finds it when needed.
+    differ in `items` (their index path through nested Lists). `line` is None where it is not
+    known without more reading (the items of a JSON List); `FieldLines` finds it when a problem
+    needs it.
     """
 
     obj: dict
@@ -138,9 +140,9 @@ class Document:
     document: int
     line: int | None
     items: tuple[int, ...] = ()
-    # For an item of a JSON List read on its own: (first byte, end byte, line) of the item that
-    # holds this object (items[0]), so that its field lines are found without the whole file.
-    span: tuple[int, int, int] | None = None
+    # For an item of a JSON List read on its own: (first byte, end byte) of the item that holds
+    # this object (items[0]), so that its lines are found without parsing the whole file.
+    span: tuple[int, int] | None = None
     kind: str = field(init=False)  # "" when missing or not a string
     api_version: str = field(init=False)
 
@@ -398,7 +400,11 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
     view = memoryview(data)
     release = getattr(data, "madvise", None) if hasattr(mmap, "MADV_DONTNEED") else None
     released = 0
-    p, count, line, counted = head.end(), 0, 1, 0
+    # Lines are counted only for a file that cannot be read again (a pipe, read into memory):
+    # counting an item's line breaks costs half as much as parsing it, and only a problem needs
+    # a line, which `FieldLines.line_at` counts from a mapped file then.
+    counting = not isinstance(data, mmap.mmap)
+    p, count, line, counted = head.end(), 0, None, 0
     shortest: int | None = None  # bytes of the shortest item so far
     skip = 0
     size = len(data)
@@ -446,8 +452,9 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
             item.setdefault("apiVersion", item_api_version)
         elif not ("kind" in item and "apiVersion" in item):
             raise _NotStreamable(count)
-        line += view[counted:p].tobytes().count(b"\n")
-        counted = p
+        if counting:
+            line = (line or 1) + view[counted:p].tobytes().count(b"\n")
+            counted = p
         if release is not None and p - released >= _RELEASE_EVERY:
             # give the pages already parsed back to the system (file-backed: reread if needed)
             upto = p - p % mmap.PAGESIZE
@@ -455,9 +462,9 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
             released = upto
         kind = item["kind"]
         if type(kind) is str and kind.endswith("List") and isinstance(item.get("items"), list):
-            yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end, line))
+            yield from _objects(item, path, 1, line, (count,), None, problems, span=(p, end))
         else:  # `_objects` for the usual item, an object, without a generator
-            yield Document(item, path, 1, line, (count,), (p, end, line))
+            yield Document(item, path, 1, line, (count,), (p, end))
         count += 1
         p = _SPACE.match(data, end).end()
         if p >= size or data[p] != _COMMA:
@@ -847,7 +854,7 @@ def _objects(
     items: tuple[int, ...],
     item_lines: dict[int, list[int]] | None,
     problems: list[Problem],
-    span: tuple[int, int, int] | None = None,
+    span: tuple[int, int] | None = None,
     first_item: int = 0,
 ) -> Iterator[Document]:
     """`value` as a Document, or its items if it is a List envelope (recursively).
@@ -927,10 +934,13 @@ class FieldLines:
     def __init__(self, stdin_text: str | None = None):
         self._stdin_text = stdin_text
         self._roots: dict[object, list[yaml.Node] | None] = {}
+        self._marks: dict[str, list[tuple[int, int]]] = {}  # file -> (byte, its line), sorted
 
     def line(self, doc: Document, path: Path = ()) -> int | None:
         node, offset = self._document_node(doc)
-        if node is None:
+        if node is None:  # the text no longer parses: the object's own line
+            if doc.line is None and doc.span is not None and len(doc.items) == 1:
+                return self.line_at(doc.file, doc.span[0])
             return doc.line
         best = node.start_mark.line + 1
         for part in path:
@@ -960,9 +970,12 @@ class FieldLines:
     def _document_node(self, doc: Document) -> tuple[yaml.Node | None, int]:
         """The node of `doc` and what to add to its lines (the line its text starts on, - 1)."""
         if doc.span is not None:
-            start, end, first_line = doc.span
+            start, end = doc.span
             roots = self._composed((doc.file, start), lambda: self._read(doc.file, start, end))
-            node, items, offset = (roots[0] if roots else None), doc.items[1:], first_line - 1
+            first_line = self.line_at(doc.file, start) if roots else None
+            if first_line is None:
+                return None, 0
+            node, items, offset = roots[0], doc.items[1:], first_line - 1
         else:
             roots = self._composed(doc.file, lambda: self._read(doc.file))
             node = roots[doc.document - 1] if roots and doc.document <= len(roots) else None
@@ -972,6 +985,29 @@ class FieldLines:
             found = _child(found[1], i) if found is not None else None
             node = found[1] if found is not None else None
         return node, offset
+
+    def line_at(self, file: str, offset: int) -> int | None:
+        """The line holding byte `offset` of `file`. Line breaks are counted from the nearest
+        byte counted before: problems are located in file order, so a dump is read about once
+        however many of its items have problems."""
+        marks = self._marks.setdefault(file, [(0, 1)])
+        at, line = marks[bisect.bisect_right(marks, (offset, math.inf)) - 1]
+        if at < offset:
+            if not os.path.isfile(file):  # a pipe: its lines were counted as it was read
+                return None
+            try:
+                with open(file, "rb") as fh:
+                    fh.seek(at)
+                    while at < offset:
+                        chunk = fh.read(min(offset - at, 16 << 20))
+                        if not chunk:
+                            return None  # the file changed since it was read
+                        line += chunk.count(b"\n")
+                        at += len(chunk)
+            except OSError:
+                return None
+            bisect.insort(marks, (offset, line))
+        return line
 
     def _composed(self, key: object, read: Callable[[], str | None]) -> list[yaml.Node] | None:
         if key not in self._roots:
@@ -985,6 +1021,8 @@ class FieldLines:
     def _read(self, file: str, start: int = 0, end: int | None = None) -> str | None:
         if file == STDIN_NAME:
             return self._stdin_text or ""
+        if not os.path.isfile(file):  # a pipe read once (opening a named one again would wait)
+            return None
         try:
             with open(file, "rb") as fh:
                 fh.seek(start)

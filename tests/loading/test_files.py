@@ -276,9 +276,11 @@ def test_pretty_json_list_is_streamed_with_lines(manifests):
     docs, problems = read("l.json")
     assert problems == []
     starts = [i for i, t in enumerate(text.splitlines(), 1) if t == "    {"]
-    assert [(d.obj["metadata"]["name"], d.line, d.items) for d in docs] == [
+    lines = FieldLines()  # an item's line is counted only when a problem needs it
+    assert [(d.obj["metadata"]["name"], lines.line(d), d.items) for d in docs] == [
         ("a", starts[0], (0,)), ("b", starts[1], (1,)), ("c", starts[2], (2,))]
-    assert all(d.span is not None for d in docs)
+    assert all(d.span is not None and d.line is None for d in docs)
+    assert [lines.line_at("l.json", d.span[0]) for d in reversed(docs)] == starts[::-1]  # any order
 
 
 def test_api_list_header_names_the_items(manifests):
@@ -287,7 +289,7 @@ def test_api_list_header_names_the_items(manifests):
             '  "items": [\n    {\n      "metadata": {"name": "a"}\n    },\n    {\n      "metadata": {"name": "b"}\n    }\n  ]\n}\n')
     manifests.write("l.json", text)
     docs, _ = read("l.json")
-    assert [(d.kind, d.api_version, d.line, d.span is not None) for d in docs] == [
+    assert [(d.kind, d.api_version, FieldLines().line(d), d.span is not None) for d in docs] == [
         ("Namespace", "v1", 6, True), ("Namespace", "v1", 9, True)]
 
 
@@ -348,5 +350,37 @@ def test_items_of_any_size_are_split_where_they_end(manifests):
     assert problems == []
     assert [d.obj for d in docs] == objs
     starts = [i for i, t in enumerate(text.splitlines(), 1) if t == "    {"]
-    assert [d.line for d in docs] == starts
+    lines = FieldLines()
+    assert [lines.line(d) for d in docs] == starts
     assert all(d.span is not None for d in docs)  # streamed, not read whole
+
+
+def test_a_list_read_from_a_named_pipe_counts_its_lines_as_it_reads(manifests):
+    """A named pipe cannot be read again for lines (opening it again would wait for a writer):
+    its items' lines are counted while it is streamed, and a problem still names its line."""
+    import os
+    import threading
+
+    objs = _namespaces("a", "b") + [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "Bad_Name"}}]
+    text = orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objs}, option=orjson.OPT_INDENT_2)
+    starts = [i for i, t in enumerate(text.decode().splitlines(), 1) if t == "    {"]
+    os.mkfifo("pipe.json")
+
+    def through_the_pipe(read_it):
+        def write() -> None:
+            with open("pipe.json", "wb") as fh:
+                fh.write(text)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            return read_it("pipe.json")
+        finally:
+            writer.join()
+
+    docs, problems = through_the_pipe(read)
+    assert problems == [] and [d.line for d in docs] == starts and all(d.span for d in docs)
+    assert through_the_pipe(manifests.problems) == [
+        f"pipe.json:{starts[2]}: Namespace Bad_Name: metadata.name: invalid name \"Bad_Name\": must be a "
+        "lowercase RFC 1123 label (lowercase letters, digits and '-', starting and ending with a letter "
+        "or digit, at most 63 characters)"]
