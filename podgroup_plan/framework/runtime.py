@@ -265,7 +265,9 @@ class Framework:
                 if count:
                     for reason in failure.reasons:
                         diagnosis.add(reason, count)
-                    np.maximum(codes, int(failure.code), out=codes, where=hit)
+                    # codes are >= 0, so a 0 where not hit changes nothing (a masked ufunc
+                    # costs about ten times more)
+                    np.maximum(codes, hit * np.int8(int(failure.code)), out=codes)
             alive &= verdict.passed  # `alive` is this call's own array
         diagnosis.node_codes = codes
         return alive

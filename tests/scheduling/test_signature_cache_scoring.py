@@ -79,3 +79,33 @@ def test_scores_outside_the_range_still_stop_the_plan():
     st = fake_state([node("a"), node("b")])
     with pytest.raises(AssertionError, match="TooHigh returned a score outside"):
         cycle(fwk, pod("p"), st)
+
+
+def test_node_codes_take_the_highest_code_of_a_later_filters_failures():
+    """A filter after the cached ones rejecting nodes with overlapping failures: each node's
+    code is the highest of its failures, nodes an earlier filter rejected keep their code, and
+    the reasons are counted per failure."""
+    from podgroup_plan.framework.interface import FilterPlugin, FilterVerdict, NodeFailure
+    from podgroup_plan.framework.status import Code
+
+    from .fakes import RejectByLabel, framework as fake_framework, node, pod, state as fake_state
+
+    class Overlapping(FilterPlugin):
+        name = "Overlapping"
+
+        def filter(self, cs, pod, state, view):
+            first = np.isin(view, [1, 2])
+            second = np.isin(view, [2, 3])
+            return FilterVerdict(~(first | second), [
+                NodeFailure(first, ("first",), Code.UNSCHEDULABLE),
+                NodeFailure(second, ("second",), Code.UNSCHEDULABLE_AND_UNRESOLVABLE)])
+
+    fwk = fake_framework(filters=(RejectByLabel, Overlapping), scores=())
+    st = fake_state([node("a", bad="true"), node("b"), node("c"), node("d"), node("e")])
+    diagnosis = Diagnosis()
+    cs = CycleState()
+    fwk.run_pre_filter(cs, pod("p"), st, st.all_nodes)
+    passed = fwk.run_filter(cs, pod("p"), st, st.all_nodes, diagnosis)
+    assert passed.tolist() == [False, False, False, False, True]
+    assert diagnosis.node_codes.tolist() == [3, 2, 3, 3, 0]
+    assert diagnosis.reasons == {"node(s) had untolerated taint(s)": 1, "first": 2, "second": 2}
