@@ -509,7 +509,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         n = len(view)
         if pre is None:
             return FilterVerdict.all_pass(n)
-        affinity_fail = np.zeros(n, dtype=bool)
+        # None: no node fails for that reason (each such mask would cost passes over the view)
+        affinity_fail = None
         if pre.has_affinity:
             # Every term's topology key must be on the node, also for the first pod of a
             # self-affine group; then each term's domain must hold a pod matching all terms,
@@ -521,25 +522,38 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                 exist_all &= self._flagged(state, d, view)
             ok = has_all & (exist_all | (pre.affinity_counts_empty and pre.self_match))
             affinity_fail = ~ok
-        anti_fail = np.zeros(n, dtype=bool)
-        for d in pre.anti_affinity:
-            anti_fail |= self._flagged(state, d, view)
-        anti_fail &= ~affinity_fail
-        existing_fail = np.zeros(n, dtype=bool)
-        for d in pre.existing_anti_affinity:
-            existing_fail |= self._flagged(state, d, view)
-        existing_fail &= ~(affinity_fail | anti_fail)
+        # a node fails for the first reason that applies: affinity, anti-affinity, existing
+        anti_fail = self._any_flagged(state, pre.anti_affinity, view)
+        if anti_fail is not None and affinity_fail is not None:
+            anti_fail &= ~affinity_fail
+        existing_fail = self._any_flagged(state, pre.existing_anti_affinity, view)
+        if existing_fail is not None:
+            for earlier in (affinity_fail, anti_fail):
+                if earlier is not None:
+                    existing_fail &= ~earlier
         failures = []
-        if affinity_fail.any():
-            failures.append(NodeFailure(affinity_fail, (ERR_REASON_AFFINITY_RULES_NOT_MATCH,),
-                                        Code.UNSCHEDULABLE_AND_UNRESOLVABLE))
-        if anti_fail.any():
-            failures.append(NodeFailure(anti_fail, (ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,),
-                                        Code.UNSCHEDULABLE))
-        if existing_fail.any():
-            failures.append(NodeFailure(existing_fail, (ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,),
-                                        Code.UNSCHEDULABLE))
-        return FilterVerdict(~(affinity_fail | anti_fail | existing_fail), failures)
+        rejected = None
+        for fail, reason, code in (
+                (affinity_fail, ERR_REASON_AFFINITY_RULES_NOT_MATCH, Code.UNSCHEDULABLE_AND_UNRESOLVABLE),
+                (anti_fail, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH, Code.UNSCHEDULABLE),
+                (existing_fail, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH, Code.UNSCHEDULABLE)):
+            if fail is None:
+                continue
+            if fail.any():
+                failures.append(NodeFailure(fail, (reason,), code))
+            rejected = fail if rejected is None else rejected | fail
+        return FilterVerdict(np.ones(n, dtype=bool) if rejected is None else ~rejected, failures)
+
+    def _any_flagged(self, state: "ClusterState", domains: list[_Domains], view: np.ndarray) -> np.ndarray | None:
+        """Per node of `view`: flagged in any of `domains` (a new array), None without any."""
+        out = None
+        for d in domains:
+            flagged = self._flagged(state, d, view)  # a gather: a new array
+            if out is None:
+                out = flagged
+            else:
+                out |= flagged
+        return out
 
     # ----- PreScore / Score / NormalizeScore -------------------------------------------------
 
@@ -587,10 +601,16 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if not entries:
             return skip(NAME)
 
-        raw = np.zeros(len(feasible), dtype=np.int64)
+        raw = None
         for tkey in sorted(weights):
             # nodes without the label take the extra slot, worth 0
-            raw += np.append(weights[tkey], 0)[state.rows_of(self._filled_codes(state, tkey), feasible)]
+            part = np.append(weights[tkey], 0).take(state.rows_of(self._filled_codes(state, tkey), feasible))
+            if raw is None:
+                raw = part  # a gather: a new array
+            else:
+                raw += part
+        if raw is None:
+            raw = np.zeros(len(feasible), dtype=np.int64)
         cs.write(PRE_SCORE_KEY, _PreScoreState(raw))
         return SUCCESS
 
@@ -610,6 +630,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         diff = max_count - min_count
         if diff <= 0:
             return np.zeros_like(scores)
-        # int64(float64(MaxNodeScore) * (float64(s-min) / float64(max-min)))
-        frac = (scores - min_count).astype(np.float64) / float(diff)
-        return (float(MAX_NODE_SCORE) * frac).astype(np.int64)
+        # int64(float64(MaxNodeScore) * (float64(s-min) / float64(max-min))), in place
+        frac = (scores - min_count).astype(np.float64)
+        frac /= float(diff)
+        frac *= float(MAX_NODE_SCORE)
+        return frac.astype(np.int64)
