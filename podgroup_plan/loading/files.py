@@ -841,7 +841,11 @@ def _unmarked_yaml_problem(path: str, text: str, e: yaml.YAMLError) -> Problem:
 def _yaml_problem(path: str, e: yaml.MarkedYAMLError) -> Problem:
     mark = e.problem_mark or e.context_mark
     what = e.problem or "syntax error"
-    if e.context:
+    if e.context and e.context.startswith("found duplicate anchor") and e.context_mark is not None:
+        # PyYAML's words ("found duplicate anchor; first occurrence: second occurrence") lose
+        # the first occurrence's line, which is what the reader needs
+        what = f"anchor defined twice in one document (first at line {e.context_mark.line + 1})"
+    elif e.context:
         what = f"{e.context}: {what}"
     return Problem(path, f"invalid YAML: {what}", line=mark.line + 1 if mark else None)
 

@@ -112,6 +112,12 @@ CASES: list[Case] = [
          note="The limit is kubectl's: go-yaml's alias budget (see loading/aliases.py)."),
     Case("Reading files", "An anchor containing itself",
          {"loop.yaml": "a: &x [1, *x]\n"}, "an anchor's value contains an alias to itself"),
+    Case("Reading files", "An anchor defined twice",
+         {"twice.yaml": "apiVersion: v1\nkind: Node\nmetadata:\n  name: &n node-1\n"
+                        "  labels: {zone: &n a, name: *n}\n"},
+         "anchor defined twice in one document (first at line 4)",
+         note="kubectl's go-yaml lets the last definition win; this tool refuses the document, as "
+              "PyYAML does, whichever way it reads it."),
     Case("Reading files", "Collections nested too deeply",
          {"deep.yaml": "a: " + "[" * 600 + "]" * 600 + "\n"}, "nested more than 500 levels deep",
          note="kubectl's decoder allows 10,000 levels; this tool's YAML reader cannot follow so "
