@@ -71,7 +71,8 @@ ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affini
 
 PRE_FILTER_KEY: "StateKey[_PreFilterState | None]" = StateKey("PreFilter" + NAME)
 PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
-SHAPE_KEY: "StateKey[tuple]" = StateKey(NAME + "/shape")  # (state, the pod's `_Shape` there)
+# [state, the pod's `_Shape` there, kind -> its match entry, its labels as a frozenset]
+SHAPE_KEY: "StateKey[list]" = StateKey(NAME + "/shape")
 
 REQUIRED_AFFINITY = "required-affinity"
 REQUIRED_ANTI_AFFINITY = "required-anti-affinity"
@@ -227,10 +228,11 @@ class _ExistingTerms:
         """The kind's terms (of placed pods) that the incoming pod matches."""
         return self.refresh(self.match_entry(kind, pod, ns_token), kind, pod, ns_map)
 
-    def match_entry(self, kind: str, pod: Pod, ns_token: tuple) -> list:
+    def match_entry(self, kind: str, pod: Pod, ns_token: tuple, labels: frozenset | None = None) -> list:
         """The memo entry [terms tested, terms matched] of the kind's terms for pods of
-        `pod`'s namespace and labels (`refresh` brings it up to date)."""
-        key = (kind, pod.namespace, frozenset(pod.labels.items()), ns_token)
+        `pod`'s namespace and labels (`labels`: those items as a frozenset, when known;
+        `refresh` brings it up to date)."""
+        key = (kind, pod.namespace, frozenset(pod.labels.items()) if labels is None else labels, ns_token)
         entry = self.match_memo.get(key)
         if entry is None:
             entry = self.match_memo[key] = [0, []]
@@ -296,23 +298,22 @@ class _PreScoreState:
 
 @dataclass(slots=True)
 class _Shape:
-    """What InterPodAffinity reads for the pods of one shape (namespace, labels, affinity
-    object) on a state, worked out once: the pod's own terms resolved, the ledger entries they
-    read (`live`: per-domain sums, filled as asked), and the memo entries of the existing
-    pods' terms the pod matches (`matched`). Both kinds of entries are live (the ledgers keep
-    them current on every assume, forget and rollback), so a shape never goes stale."""
+    """What InterPodAffinity reads for the pods of one shape (namespace, affinity object, and
+    the labels only when its terms merge them in) on a state, worked out once: the pod's own
+    terms resolved and the ledger entries they read (`live`: per-domain sums, filled as
+    asked; the ledgers keep them current on every assume, forget and rollback, so a shape
+    never goes stale). What depends on the pod's labels (the existing terms it matches, its
+    self-match) is the pod's own."""
 
     affinity_terms: list[AffinityTerm]
     anti_terms: list[AffinityTerm]
     # PreScore's own terms in upstream's order: (sign, resolved term, weight)
     preferred: list[tuple[int, AffinityTerm, int]]
-    self_match: bool  # the pod matches all of its own required affinity terms
-    matched: dict[str, list] = field(default_factory=dict)  # kind -> _ExistingTerms.match_entry
     live: dict[tuple, DomainCounts | None] = field(default_factory=dict)  # see InterPodAffinity._live
 
 
-# Pod shapes on the cluster state (state/derived.py): `_Shape` per (plugin, namespace, labels,
-# affinity object).
+# Pod shapes on the cluster state (state/derived.py): `_Shape` per (plugin, namespace, affinity
+# object[, labels]).
 _SHAPE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/shapes")
 _plugin_ids = itertools.count()
 
@@ -337,37 +338,58 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         """The pod's shape on `state` (made on first use; kept in the pod's cycle state `cs`
         for its other extension points). The affinity object is keyed by its `id` (its
         generated hash walks every term; the decoder shares one object among the pods written
-        alike) and kept in the entry, so that id cannot be reused meanwhile."""
+        alike) and kept in the entry, so that id cannot be reused meanwhile; the labels join
+        the key only when a term merges them in (matchLabelKeys, mismatchLabelKeys)."""
         if cs is not None:
             found = cs.read(SHAPE_KEY)
             if found is not None and found[0] is state:  # a shape holds this state's ledgers
                 return found[1]
             shape = self._shape(pod, state)
-            cs.write(SHAPE_KEY, (state, shape))
+            cs.write(SHAPE_KEY, [state, shape, {}, None])
             return shape
         a = pod.affinity
-        key = (self._id, pod.namespace, tuple(pod.labels.items()), id(a))
         memo = state.memo(_SHAPE_MEMO)
+        key = (self._id, pod.namespace, id(a))
         found = memo.get(key)
-        if found is not None and found[0] is a:
-            return found[1]
-        affinity_terms = [resolve_term(pod, t) for t in a.pod_affinity_required] if a else []
-        preferred = ([(1, resolve_term(pod, w.term), w.weight) for w in a.pod_affinity_preferred]
-                     + [(-1, resolve_term(pod, w.term), w.weight) for w in a.pod_anti_affinity_preferred]) if a else []
-        shape = _Shape(
-            affinity_terms,
-            [resolve_term(pod, t) for t in a.pod_anti_affinity_required] if a else [],
-            preferred,
-            all(t.matches(pod, self._ns_map) for t in affinity_terms),
-        )
-        memo.put(key, (a, shape), 64 * (1 + len(affinity_terms) + len(shape.anti_terms) + len(preferred)))
-        return shape
+        if found is None or found[0] is not a:
+            merges = a is not None and any(
+                t.match_label_keys or t.mismatch_label_keys
+                for t in (*a.pod_affinity_required, *a.pod_anti_affinity_required,
+                          *(w.term for w in a.pod_affinity_preferred), *(w.term for w in a.pod_anti_affinity_preferred)))
+            found = (a, merges, None if merges else self._new_shape(pod))
+            memo.put(key, found, 64)
+        if not found[1]:
+            return found[2]
+        key = (self._id, pod.namespace, id(a), tuple(sorted(pod.labels.items())))
+        merged = memo.get(key)
+        if merged is None or merged[0] is not a:
+            merged = (a, self._new_shape(pod))
+            memo.put(key, merged, 64)
+        return merged[1]
 
-    def _matched(self, existing: _ExistingTerms, shape: _Shape, kind: str, pod: Pod) -> list[tuple[AffinityTerm, int]]:
-        """The kind's terms of placed pods that pods of this shape match (`matching`)."""
-        entry = shape.matched.get(kind)
+    @staticmethod
+    def _new_shape(pod: Pod) -> _Shape:
+        a = pod.affinity
+        if a is None:
+            return _Shape([], [], [])
+        return _Shape(
+            [resolve_term(pod, t) for t in a.pod_affinity_required],
+            [resolve_term(pod, t) for t in a.pod_anti_affinity_required],
+            [(1, resolve_term(pod, w.term), w.weight) for w in a.pod_affinity_preferred]
+            + [(-1, resolve_term(pod, w.term), w.weight) for w in a.pod_anti_affinity_preferred],
+        )
+
+    def _matched(self, existing: _ExistingTerms, kind: str, pod: Pod, cs: CycleState | None) -> list[tuple[AffinityTerm, int]]:
+        """The kind's terms of placed pods that the pod matches (`matching`), its memo entries
+        kept in its cycle state (found by `_shape`) when it has one."""
+        found = cs.read(SHAPE_KEY) if cs is not None else None
+        if found is None or found[0] is not existing.state:
+            return existing.matching(kind, pod, self._ns_map, self._ns_token)
+        entry = found[2].get(kind)
         if entry is None:
-            entry = shape.matched[kind] = existing.match_entry(kind, pod, self._ns_token)
+            if found[3] is None:
+                found[3] = frozenset(pod.labels.items())
+            entry = found[2][kind] = existing.match_entry(kind, pod, self._ns_token, found[3])
         return existing.refresh(entry, kind, pod, self._ns_map)
 
     def _live(self, state: "ClusterState", shape: _Shape, key: tuple, terms: list[AffinityTerm], tkey: str) -> DomainCounts | None:
@@ -380,7 +402,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
 
     def _existing_weights(
         self, state: "ClusterState", pod: Pod, kind: str, weight: int | None, sign: int,
-        into: dict[str, np.ndarray], shape: _Shape | None = None,
+        into: dict[str, np.ndarray], cs: CycleState | None = None,
     ) -> bool:
         """Add, per topology key and domain, sign * weight * (placed pods carrying a term the
         pod matches, on nodes of that domain); the term's own weight when `weight` is None.
@@ -388,9 +410,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         a topologyScore entry upstream)."""
         existing = self._existing(state)
         entries = False
-        matched = (existing.matching(kind, pod, self._ns_map, self._ns_token) if shape is None
-                   else self._matched(existing, shape, kind, pod))
-        for term, own in matched:
+        for term, own in self._matched(existing, kind, pod, cs):
             placed = existing.terms[kind][(term, own)]
             if not placed.nodes:
                 continue
@@ -437,7 +457,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             shape = self._shape(pod, state, cs)
             kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
             if not any(kind_terms[sig].nodes for sig in self._matched(
-                    existing_terms, shape, REQUIRED_ANTI_AFFINITY, pod)):
+                    existing_terms, REQUIRED_ANTI_AFFINITY, pod, cs)):
                 return None
         else:
             shape = self._shape(pod, state, cs)
@@ -450,7 +470,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         flagged: dict[str, np.ndarray] = {}
         existing_terms = self._existing(state)
         kind_terms = existing_terms.terms[REQUIRED_ANTI_AFFINITY]
-        for sig in self._matched(existing_terms, shape, REQUIRED_ANTI_AFFINITY, pod):
+        for sig in self._matched(existing_terms, REQUIRED_ANTI_AFFINITY, pod, cs):
             placed = kind_terms[sig]
             if placed.nodes:
                 _or_flags(flagged, sig[0].topology_key, placed.domains)
@@ -475,7 +495,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
                     else:
                         flags = np.zeros(len(sums) + 1, dtype=bool)
                     affinity.append(_Domains(self._filled_codes(state, tkey), flags))
-                self_match = shape.self_match
+                self_match = all(t.matches(pod, self._ns_map) for t in affinity_terms)
             # the pod's anti-affinity terms: per key, a domain holding a pod any term matches
             anti_flagged: dict[str, np.ndarray] = {}
             for i, t in enumerate(anti_terms):
@@ -573,7 +593,7 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         if not own and not any(existing.terms[kind][sig].nodes
                                for kind in ((REQUIRED_AFFINITY, PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY)
                                             if hard > 0 else (PREFERRED_AFFINITY, PREFERRED_ANTI_AFFINITY))
-                               for sig in self._matched(existing, shape, kind, pod)):
+                               for sig in self._matched(existing, kind, pod, cs)):
             # no own term, and no placed pod carries a term the pod matches: nothing to add
             # up, and no topologyScore entry (what the loops below find in that case)
             return skip(NAME)
@@ -595,9 +615,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             arr += sign * weight * sums
             entries = entries or bool(sums.any())
         if hard > 0:
-            entries |= self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights, shape)
-        entries |= self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights, shape)
-        entries |= self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights, shape)
+            entries |= self._existing_weights(state, pod, REQUIRED_AFFINITY, hard, 1, weights, cs)
+        entries |= self._existing_weights(state, pod, PREFERRED_AFFINITY, None, 1, weights, cs)
+        entries |= self._existing_weights(state, pod, PREFERRED_ANTI_AFFINITY, None, -1, weights, cs)
         if not entries:
             return skip(NAME)
 

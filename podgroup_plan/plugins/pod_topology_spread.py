@@ -19,7 +19,7 @@ per-domain verdict through the nodes' domain codes. Which nodes count (labels, n
 taints) is static and memoised for the state's life. Nothing is memoised per state version: a
 trial's rollback moves the version too, so two pods practically never meet one.
 
-Pods of one shape (the same constraint objects, namespace, labels and node selection) read the
+Pods of one shape (the same constraint objects, namespace and node selection) read the
 same things: what PreFilter and PreScore read for a shape (eligible nodes, domains, the live
 ledger entries) is worked out once and kept in the state's shape memo, so such a pod only
 copies the live sums; Filter keeps its per-node answer per per-domain verdict (a zone
@@ -246,7 +246,7 @@ class _FilterShape:
     domains: int  # how many
     size: int  # label values of the topology key
     live: DomainCounts | None  # None: the selector counts nothing
-    self_match: int
+    selector: LabelSelector | None  # the constraint's (the pod's self-match is its own)
     max_skew: int
     min_domains: int
 
@@ -518,13 +518,16 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     def _shape_key(self, kind: str, pod: Pod, constraints: tuple[SpreadConstraint, ...], *extra) -> tuple:
         """A key of the state's shape memo (`_SHAPE_MEMO`) for what PreFilter or PreScore
-        read for `pod`: the constraints (one object per distinct parse, `constraints()`), the
-        pod's namespace and labels (the selectors' clause, self-match), and what decides the
-        eligible nodes (nodeSelector, required node affinity, tolerations). Objects are keyed
-        by `id` (their generated hashes walk every field); the entry keeps them (`_pinned`)."""
+        read for `pod`: the constraints (one object per distinct parse, `constraints()`: labels
+        merged by matchLabelKeys make their own), the pod's namespace (the selectors' clause),
+        and what decides the eligible nodes (nodeSelector, required node affinity,
+        tolerations). Not the labels: pods that differ only there (every pod its own
+        `shape` label, say) share the shape; the self-match is the pod's own. Objects are
+        keyed by `id` (their generated hashes walk every field); the entry keeps them
+        (`_pinned`)."""
         aff = pod.affinity
         required = aff.node_required if aff is not None else None
-        return (kind, self._id, id(constraints), pod.namespace, tuple(pod.labels.items()),
+        return (kind, self._id, id(constraints), pod.namespace,
                 tuple(pod.node_selector.items()), id(required), id(pod.tolerations)) + extra
 
     @staticmethod
@@ -549,7 +552,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             shapes.append(_FilterShape(
                 c.topology_key, self._filled_codes(state, c.topology_key), present, domains,
                 len(state.label_column(c.topology_key)[1]), self._domain_counts(state, pod, c, eligible, ekey),
-                1 if label_selector_matches(c.selector, pod.labels) else 0, c.max_skew, c.min_domains))
+                c.selector, c.max_skew, c.min_domains))
         memo.put(key, (pinned, shapes), 64 * (len(shapes) + 1))
         return shapes
 
@@ -577,7 +580,8 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             if sh.domains < sh.min_domains:
                 min_match = 0
             counts_out.append(_ConstraintCounts(
-                sh.filled, sums, sh.present, min_match, sh.self_match, sh.max_skew, sh.topology_key))
+                sh.filled, sums, sh.present, min_match, 1 if label_selector_matches(sh.selector, pod.labels) else 0,
+                sh.max_skew, sh.topology_key))
         return _PreFilterState(constraints, counts_out)
 
     def filter(self, cs: CycleState, pod: Pod, state: "ClusterState", view: np.ndarray) -> FilterVerdict:

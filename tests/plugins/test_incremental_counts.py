@@ -255,18 +255,29 @@ def _siblings(rng: random.Random, pods: list, count: int) -> list:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1))
 def test_pods_sharing_constraint_objects_get_fresh_answers(seed):
-    """The plugins keep what they read per pod shape (constraint objects by identity, labels,
-    namespace, node selection) on the state, and Filter's answer per per-domain verdict: pods
-    that share objects but not their labels, namespace or nodeSelector, some with matchLabelKeys,
-    asked in turn on a state that keeps changing, must each get the answers of a fresh state
-    with fresh plugins."""
+    """The plugins keep what they read per pod shape (constraint and affinity objects by
+    identity, namespace, node selection; labels only where merged in) on the state, and
+    Filter's answer per per-domain verdict: pods that share objects but not their labels,
+    namespace or nodeSelector, some with matchLabelKeys or mismatchLabelKeys, asked in turn on
+    a state that keeps changing, must each get the answers of a fresh state with fresh
+    plugins."""
     rng = random.Random(seed)
     nodes = _nodes(rng, rng.randint(3, 12))
     pods = [_pod(rng, f"pod-{i}") for i in range(20)]
-    for i, pod in enumerate(pods):  # some constraints merge the pod's labels in
+    for i, pod in enumerate(pods):  # some constraints and terms merge the pod's labels in
         if pod.topology_spread_constraints and rng.random() < 0.4:
-            pods[i] = replace(pod, topology_spread_constraints=tuple(
+            pod = pods[i] = replace(pod, topology_spread_constraints=tuple(
                 replace(c, match_label_keys=("tier",)) for c in pod.topology_spread_constraints))
+        if pod.affinity is not None and rng.random() < 0.4:
+            keys = {rng.choice(("match_label_keys", "mismatch_label_keys")): ("tier",)}
+            a = pod.affinity
+            pods[i] = replace(pod, affinity=replace(
+                a,
+                pod_affinity_required=tuple(replace(t, **keys) for t in a.pod_affinity_required),
+                pod_anti_affinity_required=tuple(replace(t, **keys) for t in a.pod_anti_affinity_required),
+                pod_affinity_preferred=tuple(replace(w, term=replace(w.term, **keys)) for w in a.pod_affinity_preferred),
+                pod_anti_affinity_preferred=tuple(
+                    replace(w, term=replace(w.term, **keys)) for w in a.pod_anti_affinity_preferred)))
     probes = pods[:6] + _siblings(rng, pods[:6], 8)
     state = ClusterState(nodes)
     pts = PodTopologySpread(handle=HANDLE)
