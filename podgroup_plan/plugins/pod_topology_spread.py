@@ -95,8 +95,8 @@ PRE_SCORE_KEY: "StateKey[_PreScoreState]" = StateKey("PreScore" + NAME)
 # A memo on the cluster state (state/derived.py): which nodes count for a pod (labels, node
 # affinity, taints: the node table only), the domains they make, domain codes per node.
 _ELIGIBLE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/eligibleNodes")
-# A memo on the cluster state: per pod shape (constraints, namespace, labels, what decides the
-# eligible nodes) what PreFilter and PreScore read for it, worked out once per shape (the
+# A memo on the cluster state: per pod shape (constraints, namespace, what decides the eligible
+# nodes: `_shape_key`) what PreFilter and PreScore read for it, worked out once per shape (the
 # ledgers it points to are live, so it stays current); and Filter's verdict per node for a
 # per-domain verdict (few domains: a zone constraint has one per zone).
 _SHAPE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/shapes")
