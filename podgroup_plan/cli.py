@@ -625,7 +625,7 @@ def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: 
     stdin_text = _read_stdin(paths)
 
     def load_input() -> Any:
-        with DelayedStatus("Reading manifests…") if sys.stderr.isatty() else nullcontext():
+        with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
             return loading.load_input(list(paths), stdin_text)
 
     steps: list[Callable[[], Any]] = [load_input]
@@ -723,7 +723,7 @@ def _plan(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, boo
           label: str = "Planning", config_file: Path | None = None) -> PlanResult:
     from podgroup_plan.plan import plan
 
-    bar = ProgressBar(label) if sys.stderr.isatty() else None
+    bar = ProgressBar(label) if is_terminal(sys.stderr) else None
     try:
         return plan(cluster, config, gates, progress=bar, config_source=_config_source(config_file))
     finally:
@@ -832,7 +832,12 @@ def table_width() -> int:
 
 
 def _to_terminal(output_file: Path | None) -> bool:
-    return output_file is None and sys.stdout.isatty()
+    return output_file is None and is_terminal(sys.stdout)
+
+
+def is_terminal(stream: Any) -> bool:
+    """False also for a stream the process was started without (`>&-`, `2>&-`: then None)."""
+    return stream is not None and stream.isatty()
 
 
 def _emit_result(result: PlanResult, output: Output, output_file: Path | None,
@@ -904,6 +909,10 @@ def _write(text: str, output_file: Path | None) -> None:
 
 
 def _to_stdout(write: Callable[[], Any]) -> None:
+    if sys.stdout is None:  # started with standard output closed (`>&-`): nowhere to write
+        import errno
+
+        _write_failed(STDOUT_NAME, OSError(errno.EBADF, os.strerror(errno.EBADF)))
     try:
         write()
         sys.stdout.flush()  # a full disk shows at the flush, not at interpreter exit

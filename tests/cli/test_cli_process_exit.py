@@ -187,3 +187,16 @@ def test_exit_status_is_what_sys_exit_gives(code, status):
         done = subprocess.run([sys.executable, "-c", f"import sys; sys.exit({code!r})"],
                               timeout=60)
         assert done.returncode == status
+
+
+@pytest.mark.parametrize("args", [["simulate", MANIFESTS], ["simulate", MANIFESTS, "-o", "json"],
+                                  ["validate", MANIFESTS]])
+def test_stdout_closed_is_a_write_error_not_a_bug(args):
+    """Started with standard output closed (`podgroup-plan ... >&-`): Python gives the process
+    no sys.stdout at all; the result cannot be written, which is exit 2 in one line, as for a
+    full disk (before: an internal error, exit 3)."""
+    done = subprocess.run([sys.executable, "-m", "podgroup_plan", *map(str, args)], env=ENV,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr == "<stdout>: cannot write: Bad file descriptor\n"
