@@ -175,8 +175,10 @@ def test_numpy_starts_no_blas_threads_under_the_cli():
     two = probe("plain", "simulate", MANIFESTS, "-o", "json",
                 env={**ENV, "OPENBLAS_NUM_THREADS": "2"})
     assert one.returncode == two.returncode == 0 and one.stdout == two.stdout
-    assert one.stderr.splitlines()[-1] == "threads 1 blas 1 tasks 1 gc False"
+    if two.stderr.splitlines()[-1] == "threads 1 blas 2 tasks 1 gc False":
+        pytest.skip("this numpy's BLAS starts no threads on import (not OpenBLAS)")
     assert two.stderr.splitlines()[-1] == "threads 1 blas 2 tasks 2 gc False"
+    assert one.stderr.splitlines()[-1] == "threads 1 blas 1 tasks 1 gc False"
 
 
 @pytest.mark.parametrize("code, status", [(None, 0), (0, 0), (1, 1), (2, 2), (3, 3), (True, 1),
