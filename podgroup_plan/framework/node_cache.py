@@ -404,7 +404,7 @@ class NodeLocalCache:
             combo[failure.mask & failed] |= 1 << j
         target = fail_id if where is None else None
         ids = np.full(len(failed), -1, dtype=np.int32)
-        for value in np.unique(combo[failed]):
+        for value in _distinct(combo[failed]):
             chosen = [f for j, f in enumerate(failures) if int(value) >> j & 1]
             reasons = tuple(r for f in chosen for r in f.reasons)
             code = max((int(f.code) for f in chosen), default=2)
@@ -413,6 +413,19 @@ class NodeLocalCache:
             target[failed] = ids[failed]
         else:
             fail_id[where] = ids[failed]
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """`np.unique(values)` for a 1-d array: its distinct values, ascending. Written out because
+    numpy 2.3+'s plain `np.unique` asks `np.ma.is_masked`, which imports numpy.ma (about 7 ms)
+    on first use: start-up time of every run (issue 16)."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def _static_size(found: tuple) -> int:

@@ -48,3 +48,12 @@ def test_codes_and_counts_match_the_failure_ids(nodes, pods, shapes, budget):
         node_cache.NodeLocalCache.filter_entry = real
         node_cache.MAX_BYTES = saved_budget
     assert checked
+
+
+@given(st.lists(st.integers(-(2**62), 2**62) | st.integers(0, 7), max_size=60))
+def test_distinct_is_np_unique(values):
+    """`node_cache._distinct` stands in for a plain `np.unique` (which imports numpy.ma on first
+    use): the same values, order and dtype."""
+    array = np.array(values, dtype=np.int64)
+    got, expected = node_cache._distinct(array), np.unique(array)
+    assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
