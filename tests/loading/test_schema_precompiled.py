@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 import importlib.util
+import os
 import py_compile
 import subprocess
 import sys
@@ -62,7 +63,8 @@ def test_the_text_does_not_depend_on_the_hash_seed():
               "from podgroup_plan.loading.schema import SchemaSet, schema_dir\n"
               "import sys; sys.stdout.write(p.module_source(SchemaSet(schema_dir(), precompiled=False)))")
     texts = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
-                            env={"PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}, timeout=120,
+                            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+                            timeout=120,
                             check=True).stdout
              for seed in ("1", "2")}
     assert texts == {SOURCE}
