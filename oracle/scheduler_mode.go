@@ -484,10 +484,7 @@ func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending 
 		return err
 	}
 	for _, g := range groups.Items {
-		out := groupOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: []conditionJSON{}}
-		for _, cond := range g.Status.Conditions {
-			out.Conditions = append(out.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
-		}
+		out := groupOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: conditionsJSON(g.Status.Conditions)}
 		report.PodGroups = append(report.PodGroups, out)
 	}
 	sort.Slice(report.PodGroups, func(i, j int) bool {
@@ -499,10 +496,7 @@ func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending 
 		return err
 	}
 	for _, g := range composites.Items {
-		out := compositeOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: []conditionJSON{}}
-		for _, cond := range g.Status.Conditions {
-			out.Conditions = append(out.Conditions, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
-		}
+		out := compositeOutcomeJSON{Namespace: g.Namespace, Name: g.Name, Conditions: conditionsJSON(g.Status.Conditions)}
 		report.CompositePodGroups = append(report.CompositePodGroups, out)
 	}
 	sort.Slice(report.CompositePodGroups, func(i, j int) bool {
@@ -510,4 +504,14 @@ func (c *Cluster) collect(ctx context.Context, report *schedulerReport, pending 
 		return key(a.Namespace, a.Name) < key(b.Namespace, b.Name)
 	})
 	return nil
+}
+
+// conditionsJSON reports a PodGroup's or CompositePodGroup's conditions as the planner's result
+// words them (an empty list, never null).
+func conditionsJSON(conds []metav1.Condition) []conditionJSON {
+	out := []conditionJSON{}
+	for _, cond := range conds {
+		out = append(out, conditionJSON{Type: cond.Type, Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message})
+	}
+	return out
 }

@@ -59,11 +59,9 @@ class Admission:
             if merged:
                 self.default_requests[namespace] = merged
 
-    def __bool__(self) -> bool:
-        return bool(self.runtime_classes or self.default_requests)
-
     def admit(self, obj: dict, report: Report) -> dict | None:
-        """The pod object as admission leaves it, or None when admission changes nothing.
+        """The pod object as admission leaves it, or None when admission changes nothing
+        (cheap for a pod with no RuntimeClass in a namespace without LimitRange defaults).
         Refusals are reported on the pod."""
         spec = obj["spec"]
         namespace = (obj.get("metadata") or {}).get("namespace") or "default"

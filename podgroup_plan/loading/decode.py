@@ -211,13 +211,11 @@ class Decoder:
         self.out.admission_notes.extend(unchecked_limit_notes(limit_ranges, admitting))
         for target, i in self._unadmitted:
             doc, pod = target[i]
-            if admission or doc.obj["spec"].get("runtimeClassName"):
-                report = _reporter(doc, self.issues)
-                mutated = admission.admit(doc.obj, report)
-                if mutated is not None:
-                    doc.obj = mutated
-                    new = decode_pod(doc, self._no_classes, lambda path, message: None, self._memo)
-                    target[i] = (doc, replace(new, priority=pod.priority, preemption_policy=pod.preemption_policy))
+            mutated = admission.admit(doc.obj, _reporter(doc, self.issues))
+            if mutated is not None:
+                doc.obj = mutated
+                new = decode_pod(doc, self._no_classes, lambda path, message: None, self._memo)
+                target[i] = (doc, replace(new, priority=pod.priority, preemption_policy=pod.preemption_policy))
             slim(doc)
 
     def finish(self) -> Decoded:

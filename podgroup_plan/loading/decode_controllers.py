@@ -60,7 +60,7 @@ def decode_template(doc: Document, template: Mapping, namespace: str, path: tupl
         # Priority admission refuses every pod the controller would create from it
         report(path + ("spec", "priorityClassName"), f'no PriorityClass with name "{class_name}" was found')
     obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
-    if admission is not None and (admission or spec.get("runtimeClassName")):
+    if admission is not None:
         obj = admission.admit(obj, lambda p, m: report(path + p, m)) or obj
     pod_doc = Document(obj, doc.file, doc.document, doc.line, doc.items, doc.span)
     return decode_pod(pod_doc, priorities, lambda p, m: report(path + p, m), memo)

@@ -15,7 +15,6 @@ missing, composite cycles and depth (the scheduler judges those at run time).
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 

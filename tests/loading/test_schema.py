@@ -207,16 +207,23 @@ def _mutate(obj, path, action, new, key):
     return obj
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_compiled_check_agrees_with_jsonschema(data):
+def draw_mutated(data, min_mutations: int) -> tuple[dict, dict]:
+    """A bundled sample and a copy of it with `min_mutations` to 3 random changes (a value
+    replaced, a field deleted or added): (sample, mutated copy)."""
     base = data.draw(st.sampled_from(ALL), label="sample")
     obj = copy.deepcopy(base)
-    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+    for _ in range(data.draw(st.integers(min_mutations, 3), label="mutations")):
         path = data.draw(st.sampled_from(list(_paths(obj))), label="path")
         action = data.draw(st.sampled_from(["replace", "delete", "add"]), label="action")
         new = copy.deepcopy(data.draw(INTERESTING | JSON, label="value"))
         obj = _mutate(obj, path, action, new, data.draw(KEYS, label="key"))
+    return base, obj
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_compiled_check_agrees_with_jsonschema(data):
+    base, obj = draw_mutated(data, 1)
     api_version, kind = base["apiVersion"], base["kind"]
     expected = SCHEMAS.validator(api_version, kind).is_valid(obj)
     assert SCHEMAS.check(api_version, kind)(obj) == expected

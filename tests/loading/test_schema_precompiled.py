@@ -5,7 +5,6 @@ compiler it was generated from and its bytecode is there."""
 from __future__ import annotations
 
 import ast
-import copy
 import importlib.util
 import os
 import py_compile
@@ -22,7 +21,7 @@ from podgroup_plan.loading import schema_precompiled
 from podgroup_plan.loading.schema import SchemaSet, bundled, schema_dir
 
 from .samples import ALL
-from .test_schema import INTERESTING, JSON, KEYS, _mutate, _paths
+from .test_schema import draw_mutated
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = schema_precompiled.module_source(SchemaSet(schema_dir(), precompiled=False))
@@ -47,13 +46,7 @@ def test_every_kind_has_its_check():
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_generated_checks_agree_with_jsonschema(data):
-    base = data.draw(st.sampled_from(ALL), label="sample")
-    obj = copy.deepcopy(base)
-    for _ in range(data.draw(st.integers(0, 3), label="mutations")):
-        path = data.draw(st.sampled_from(list(_paths(obj))), label="path")
-        action = data.draw(st.sampled_from(["replace", "delete", "add"]), label="action")
-        new = copy.deepcopy(data.draw(INTERESTING | JSON, label="value"))
-        obj = _mutate(obj, path, action, new, data.draw(KEYS, label="key"))
+    base, obj = draw_mutated(data, 0)
     key = (base["apiVersion"], base["kind"])
     assert GENERATED.CHECKS[key](obj) == bundled().validator(*key).is_valid(obj)
 

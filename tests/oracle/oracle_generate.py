@@ -330,6 +330,20 @@ def _timestamp(i: int) -> str:
     return f"2026-05-01T10:{i // 60:02d}:{i % 60:02d}Z"
 
 
+def _lone_pods(draw, docs: list, names: list[str], running: int, pending: int) -> int:
+    """Up to `running` running pods on random nodes, then up to `pending` lone pending pods,
+    each created a second after the last, appended to `docs`. Returns the next free second."""
+    for i in range(draw(st.integers(0, running))):
+        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
+    clock = 0
+    for i in range(draw(st.integers(0, pending))):
+        p = draw(pod(_name("single", i), None, pending=True))
+        p["metadata"]["creationTimestamp"] = _timestamp(clock)
+        clock += 1
+        docs.append(p)
+    return clock
+
+
 @st.composite
 def scheduler_cases(draw, topology: bool = True) -> dict:
     """A cluster, lone pending pods and PodGroups (gang or basic, optionally with a topology
@@ -339,14 +353,7 @@ def scheduler_cases(draw, topology: bool = True) -> dict:
     node_docs = draw(nodes(n_nodes))
     names = [n["metadata"]["name"] for n in node_docs]
     docs = list(node_docs)
-    clock = 0
-    for i in range(draw(st.integers(0, 4))):
-        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
-    for i in range(draw(st.integers(0, 3))):
-        p = draw(pod(_name("single", i), None, pending=True))
-        p["metadata"]["creationTimestamp"] = _timestamp(clock)
-        clock += 1
-        docs.append(p)
+    clock = _lone_pods(draw, docs, names, running=4, pending=3)
     for g in range(draw(st.integers(0, 2))):
         size = draw(st.integers(1, 4))
         ns = draw(st.sampled_from(NAMESPACES))
@@ -439,14 +446,7 @@ def tree_cases(draw) -> dict:
             n["metadata"]["labels"][RACK] = f"{zone}-r{draw(st.integers(0, 1))}"
     names = [n["metadata"]["name"] for n in node_docs]
     docs = list(node_docs)
-    for i in range(draw(st.integers(0, 3))):
-        docs.append(draw(pod(_name("run", i), draw(st.sampled_from(names)), pending=False)))
-    clock = 0
-    for i in range(draw(st.integers(0, 2))):
-        p = draw(pod(_name("single", i), None, pending=True))
-        p["metadata"]["creationTimestamp"] = _timestamp(clock)
-        clock += 1
-        docs.append(p)
+    clock = _lone_pods(draw, docs, names, running=3, pending=2)
     for t in range(draw(st.integers(1, 2))):
         tree, clock = draw(composite_tree(t, clock, names))
         docs += tree

@@ -167,14 +167,18 @@ def test_signature_cache_stays_within_its_byte_budget():
         real_init(self, filters, scorers, max_bytes=30_000)
         budgets.append(self)
 
+    def plan_with_small_budgets(pod_shapes):
+        budgets.clear()
+        cluster = cluster_input(tiny_mixed(nodes=200, pending_pods=150, pod_shapes=pod_shapes))
+        try:
+            NodeLocalCache.__init__ = small
+            plan(cluster)
+        finally:
+            NodeLocalCache.__init__ = real_init
+
     # 50 shapes, each pod's shape seen three times (pods take shapes in turn): an entry is
     # kept from a signature's second pod on (a first pod's entry is transient)
-    cluster = cluster_input(tiny_mixed(nodes=200, pending_pods=150, pod_shapes=50))
-    try:
-        NodeLocalCache.__init__ = small
-        plan(cluster)
-    finally:
-        NodeLocalCache.__init__ = real_init
+    plan_with_small_budgets(50)
     caches = [c for c in budgets if len(c)]
     assert caches
     for cache in caches:
@@ -183,11 +187,5 @@ def test_signature_cache_stays_within_its_byte_budget():
         assert 1 <= len(cache) < 20
 
     # every pod its own shape: no entry is kept at all, only small marks
-    budgets.clear()
-    cluster = cluster_input(tiny_mixed(nodes=200, pending_pods=150, pod_shapes=150))
-    try:
-        NodeLocalCache.__init__ = small
-        plan(cluster)
-    finally:
-        NodeLocalCache.__init__ = real_init
+    plan_with_small_budgets(150)
     assert budgets and all(len(c) == 0 for c in budgets)
