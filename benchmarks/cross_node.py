@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", type=int, help="nodes (default: the case's)")
     args = ap.parse_args(argv)
 
-    from podgroup_plan.framework.args import InterPodAffinityArgs
+    from podgroup_plan.config.args import InterPodAffinityArgs
     from podgroup_plan.framework.interface import CycleState
     from podgroup_plan.plan import plan
     from podgroup_plan.plugins.inter_pod_affinity import InterPodAffinity

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     case = ALL[args.case]
     folder = write_case(case, args.data_dir)
 
-    from podgroup_plan.framework.config import resolve_feature_gates
+    from podgroup_plan.config.configuration import resolve_feature_gates
     from podgroup_plan.loading import load_input
     from podgroup_plan.plan import plan
 

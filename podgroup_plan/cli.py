@@ -48,7 +48,7 @@ INTERNAL_ERROR = ("podgroup-plan: internal error (a bug); please report it with 
 # The name write errors on standard output are reported under.
 STDOUT_NAME = "<stdout>"
 
-# The file name framework.config.build_profiles() gives problems of a configuration it was
+# The file name config.configuration.build_profiles() gives problems of a configuration it was
 # handed without one.
 UNNAMED_CONFIG = "<config>"
 
@@ -648,7 +648,7 @@ def _load(paths: list[str], config_files: Sequence[Path | None], feature_gates: 
 
 
 def _build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> None:
-    from podgroup_plan.framework.config import build_profiles
+    from podgroup_plan.config.configuration import build_profiles
 
     # gates that did not parse are reported on their own; the profiles are built with the rest
     build_profiles(config, gates or {}, file=file)
@@ -684,7 +684,7 @@ def _check_output_file(output_file: Path | None, paths: list[str],
 def _parse_gates(text: str | None) -> dict[str, bool] | None:
     if text is None:
         return None
-    from podgroup_plan.framework.config import parse_feature_gates
+    from podgroup_plan.config.configuration import parse_feature_gates
 
     return parse_feature_gates(text)
 
@@ -707,7 +707,7 @@ def _without_config(cluster: ClusterInput) -> ClusterInput:
 def _check_config(cluster: ClusterInput, config: Mapping | None,
                   gates: Mapping[str, bool] | None, config_file: Path | None = None) -> None:
     """Resolve gates and profiles as `plan()` does, so that `validate` rejects what `simulate` would."""
-    from podgroup_plan.framework.config import resolve_configuration
+    from podgroup_plan.config.configuration import resolve_configuration
 
     resolve_configuration(config, gates, cluster.scheduler_config, cluster.scheduler_config_source,
                           _config_source(config_file))

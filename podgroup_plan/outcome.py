@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Sequence
 
-from podgroup_plan.framework import registry
-from podgroup_plan.framework.config import describe_not_applied
-from podgroup_plan.framework.defaults import gate_enabled
-from podgroup_plan.framework.feature_gates import FeatureGates
+from podgroup_plan.plugins import registry
+from podgroup_plan.config.configuration import describe_not_applied
+from podgroup_plan.config.defaults import gate_enabled
+from podgroup_plan.config.feature_gates import FeatureGates
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
 from podgroup_plan.result import (

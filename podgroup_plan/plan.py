@@ -20,8 +20,8 @@ import gc
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from podgroup_plan.framework.config import resolve_configuration
-from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.config.configuration import resolve_configuration
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
@@ -37,8 +37,8 @@ from podgroup_plan.scheduling.columns import cluster_reads_columns_only
 from podgroup_plan.scheduling.nominated import Nominator, seed
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
-from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
-from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy
+from podgroup_plan.framework.preemption.common import PreemptionContext, PreemptionOutcome
+from podgroup_plan.framework.preemption.victims import Budgets, Hierarchy
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.state.cluster import ClusterState
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import PodGroupGate
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status

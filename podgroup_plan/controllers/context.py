@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Mapping
 
 from podgroup_plan.controllers.names import generate_name
-from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.model.objects import (
     ClusterInput,
     OwnerReference,

@@ -103,7 +103,7 @@ class Handle:
 
 class Plugin:
     """Base of every plugin. `name` is upstream's plugin name; `args` the decoded pluginConfig
-    args (the dataclass in framework/args.py for plugins that take args, else None)."""
+    args (the dataclass in config/args.py for plugins that take args, else None)."""
 
     name: ClassVar[str] = ""
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from podgroup_plan.framework import defaults, registry
+from podgroup_plan.config import defaults
+from podgroup_plan.plugins import registry
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     MAX_PLACEMENT_SCORE,
@@ -42,7 +43,7 @@ from podgroup_plan.framework.interface import (
     ScorePlugin,
 )
 from podgroup_plan.framework.node_cache import CacheEntry, NodeLocalCache, pod_signature
-from podgroup_plan.framework.profile import Profile
+from podgroup_plan.config.profile import Profile
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key

@@ -38,7 +38,7 @@ from typing import Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.args import NodeResourcesBalancedAllocationArgs
+from podgroup_plan.config.args import NodeResourcesBalancedAllocationArgs
 from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreScorePlugin, ScorePlugin, StateKey
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod

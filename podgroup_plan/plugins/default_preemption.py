@@ -1,7 +1,7 @@
 """DefaultPreemption: the PostFilter (single pods) and PodGroupPostFilter (groups) plugin.
 
 Mirrors `pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go` (PostFilter,
-PodGroupPostFilter). The algorithms live in `podgroup_plan/scheduling/preemption/`; the plugin
+PodGroupPostFilter). The algorithms live in `podgroup_plan/framework/preemption/`; the plugin
 gives them its args and the plan-wide context (victim units, PodDisruptionBudgets) the plan
 attaches, so that a profile enables, disables and configures preemption as upstream does and
 the cycles reach it through the framework's RunPostFilterPlugins /
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from podgroup_plan.framework.args import DefaultPreemptionArgs
+from podgroup_plan.config.args import DefaultPreemptionArgs
 from podgroup_plan.framework.interface import (
     CycleState,
     PodGroupPostFilterPlugin,
@@ -23,7 +23,7 @@ from podgroup_plan.model.objects import Pod
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.framework.runtime import Diagnosis, Framework
-    from podgroup_plan.scheduling.preemption.common import PreemptionContext, PreemptionOutcome
+    from podgroup_plan.framework.preemption.common import PreemptionContext, PreemptionOutcome
     from podgroup_plan.state.cluster import ClusterState
 
 
@@ -44,7 +44,7 @@ class DefaultPreemption(PostFilterPlugin, PodGroupPostFilterPlugin):
 
     def post_filter(self, cs: CycleState, pod: Pod, state: "ClusterState", diagnosis: "Diagnosis"
                     ) -> tuple["PreemptionOutcome | None", Status]:
-        from podgroup_plan.scheduling.preemption.default_preemption import post_filter
+        from podgroup_plan.framework.preemption.default_preemption import post_filter
 
         if self.framework is None or self.context is None:
             return None, Status(Code.ERROR, ("DefaultPreemption has no preemption context",))
@@ -53,7 +53,7 @@ class DefaultPreemption(PostFilterPlugin, PodGroupPostFilterPlugin):
 
     def pod_group_post_filter(self, root, pods: Sequence[Pod], state: "ClusterState",
                               scheduling_func: PodGroupSchedulingFunc) -> tuple["PreemptionOutcome | None", Status]:
-        from podgroup_plan.scheduling.preemption.pod_group_preemption import pod_group_post_filter
+        from podgroup_plan.framework.preemption.pod_group_preemption import pod_group_post_filter
 
         if self.framework is None or self.context is None:
             return None, Status(Code.ERROR, ("DefaultPreemption has no preemption context",))

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
-from podgroup_plan.framework.args import InterPodAffinityArgs
+from podgroup_plan.config.args import InterPodAffinityArgs
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,

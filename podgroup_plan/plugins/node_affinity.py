@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from podgroup_plan.framework.args import NodeAffinityArgs
+from podgroup_plan.config.args import NodeAffinityArgs
 from podgroup_plan.framework.interface import (
     CycleState,
     FilterPlugin,

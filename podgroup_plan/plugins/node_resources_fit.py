@@ -49,7 +49,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.args import (
+from podgroup_plan.config.args import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,

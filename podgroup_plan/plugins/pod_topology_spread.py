@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.args import (
+from podgroup_plan.config.args import (
     SYSTEM_DEFAULT_SPREAD_CONSTRAINTS,
     SYSTEM_DEFAULTING,
     PodTopologySpreadArgs,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from podgroup_plan.framework import registry
+from podgroup_plan.plugins import registry
 from podgroup_plan.framework.interface import CycleState, Placement, PreFilterPlugin, PreScorePlugin
 from podgroup_plan.framework.node_cache import pod_signature
 from podgroup_plan.framework.runtime import Framework

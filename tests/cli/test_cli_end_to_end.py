@@ -23,7 +23,7 @@ CONFIGS = HERE / "configs"
 def _engine_ready() -> bool:
     try:
         from podgroup_plan.loading import load_input, load_scheduler_config, summarize  # noqa: F401
-        from podgroup_plan.framework.config import parse_feature_gates  # noqa: F401
+        from podgroup_plan.config.configuration import parse_feature_gates  # noqa: F401
         from podgroup_plan.plan import plan  # noqa: F401
     except ImportError:
         return False

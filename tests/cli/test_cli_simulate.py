@@ -278,7 +278,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
 
 def test_configuration_problems_name_the_flag_file():
     """The configuration file's name reaches plan(), which names it in every problem (the one
-    resolution of configuration and gates, framework/config.resolve_configuration)."""
+    resolution of configuration and gates, config/configuration.resolve_configuration)."""
     from podgroup_plan.model.objects import ClusterInput
 
     with pytest.raises(InputError) as exc:

@@ -7,7 +7,7 @@ import pytest
 from podgroup_plan.controllers import expand, without_expansion
 from podgroup_plan.controllers.names import job_pod_group_name, job_template_name, job_workload_name
 from podgroup_plan.errors import InputError
-from podgroup_plan.framework.feature_gates import FEATURE_GATES_DEFAULTS
+from podgroup_plan.config.feature_gates import FEATURE_GATES_DEFAULTS
 from podgroup_plan.loading import load_input
 
 GATES = dict(FEATURE_GATES_DEFAULTS)

@@ -2,15 +2,15 @@
 
 Expected default lists follow upstream's `default_plugins_test.go` (MultiPoint order and weights)
 expanded per extension point as `framework.go expandMultiPointPlugins` does; see
-podgroup_plan/framework/defaults.py for what is verified and what is chosen.
+podgroup_plan/config/defaults.py for what is verified and what is chosen.
 """
 from __future__ import annotations
 
 import pytest
 
 from podgroup_plan.errors import InputError
-from podgroup_plan.framework import defaults
-from podgroup_plan.framework.args import (
+from podgroup_plan.config import defaults
+from podgroup_plan.config.args import (
     DEFAULT_RESOURCES,
     DefaultPreemptionArgs,
     InterPodAffinityArgs,
@@ -22,14 +22,14 @@ from podgroup_plan.framework.args import (
     ScoringStrategy,
     UtilizationShapePoint,
 )
-from podgroup_plan.framework.config import build_profiles, describe_not_applied
-from podgroup_plan.framework.feature_gates import (
+from podgroup_plan.config.configuration import build_profiles, describe_not_applied
+from podgroup_plan.config.feature_gates import (
     FEATURE_GATES_DEFAULTS,
     parse_feature_gates,
     resolve_feature_gates,
 )
-from podgroup_plan.framework.profile import EXTENSION_POINTS, PluginRef
-from podgroup_plan.framework.registry import KNOWN_PLUGINS
+from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef
+from podgroup_plan.plugins.names import KNOWN_PLUGINS
 from podgroup_plan.model.objects import PreferredSchedulingTerm, TopologySpreadConstraint
 from podgroup_plan.model.selectors import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
 

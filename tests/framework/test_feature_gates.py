@@ -10,7 +10,7 @@ feature is locked to %v`, AllAlpha / AllBeta) and component-base logging's gates
 import pytest
 
 from podgroup_plan.errors import InputError
-from podgroup_plan.framework.feature_gates import (
+from podgroup_plan.config.feature_gates import (
     FEATURE_GATES_DEFAULTS,
     V1_37_GATES,
     FeatureGates,

@@ -109,7 +109,7 @@ def write_scheduler_mismatch(documents: list[dict], config: Mapping | None, gate
                              oracle: dict, problems: list[str]) -> Path:
     """The shrunk case as a scenario folder whose `expected.yaml` holds kube-scheduler's
     outcome (node ties broken by name, as the planner does) and `disagreement`."""
-    from podgroup_plan.framework.config import resolve_feature_gates
+    from podgroup_plan.config.configuration import resolve_feature_gates
 
     folder = out_root() / f"oracle-scheduler-{case_id(documents, config, gates)}"
     write_manifests(folder, documents, config)

@@ -119,7 +119,7 @@ PATCH_RELEASE_CHANGES: dict[str, str] = {
 def _planner_only_gates() -> frozenset[str]:
     """The planner's own switches (WorkloadAwarePreemption, WorkloadWithJob): not kube-scheduler
     gates, so never passed to the oracle."""
-    from podgroup_plan.framework.feature_gates import PLANNER_SWITCHES
+    from podgroup_plan.config.feature_gates import PLANNER_SWITCHES
     return frozenset(PLANNER_SWITCHES)
 
 
@@ -130,8 +130,8 @@ def upstream_default_gates() -> dict[str, bool]:
     """kube-scheduler v1.37's own gate defaults, in the planner's terms (its switches at their
     defaults): what the planner gives when told to use upstream's values for its four
     group gates."""
-    from podgroup_plan.framework.config import resolve_feature_gates
-    from podgroup_plan.framework.feature_gates import PLANNER_DEFAULTS, V1_37_GATES
+    from podgroup_plan.config.configuration import resolve_feature_gates
+    from podgroup_plan.config.feature_gates import PLANNER_DEFAULTS, V1_37_GATES
     gates = dict(resolve_feature_gates(None))
     for name in PLANNER_DEFAULTS:
         gates[name] = V1_37_GATES[name].default
@@ -166,14 +166,14 @@ def preemption_modelled() -> bool:
     """Rule 7: while the planner's registry still lists DefaultPreemption as not implemented
     (written when preemption was not yet modelled; kept for a WorkloadAwarePreemption=false run),
     scheduler-mode cases run without preemption on both sides."""
-    from podgroup_plan.framework import registry
-    return "DefaultPreemption" not in registry.NOT_IMPLEMENTED
+    from podgroup_plan.plugins import names
+    return "DefaultPreemption" not in names.NOT_IMPLEMENTED
 
 
 def scheduler_gates() -> dict[str, bool]:
     """The gates scheduler-mode cases run with: the planner's defaults, explicitly (rule 4);
     `WorkloadAwarePreemption` off while preemption is not modelled (rule 7)."""
-    from podgroup_plan.framework.config import resolve_feature_gates
+    from podgroup_plan.config.configuration import resolve_feature_gates
     gates = dict(resolve_feature_gates(None))
     if not preemption_modelled():
         gates["WorkloadAwarePreemption"] = False

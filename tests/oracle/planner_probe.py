@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code

@@ -24,7 +24,7 @@ from oracle_exclusions import upstream_default_gates
 from oracle_generate import framework_cases
 from planner_probe import framework_report
 
-from podgroup_plan.framework.config import resolve_feature_gates
+from podgroup_plan.config.configuration import resolve_feature_gates
 
 EXAMPLES = int(os.environ.get("PODGROUP_PLAN_ORACLE_EXAMPLES", "0"))
 SETTINGS = settings(

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from builders import make_node, make_pod, make_state
-from podgroup_plan.framework.args import NodeResourcesBalancedAllocationArgs, ResourceSpec
+from podgroup_plan.config.args import NodeResourcesBalancedAllocationArgs, ResourceSpec
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.status import Code
 from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation, balance_score

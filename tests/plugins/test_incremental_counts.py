@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import make_node, make_pod
-from podgroup_plan.framework.args import InterPodAffinityArgs
+from podgroup_plan.config.args import InterPodAffinityArgs
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.model.objects import (
     Affinity,

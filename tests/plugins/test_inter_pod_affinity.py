@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from builders import make_node, make_pod, make_state, node_statuses
-from podgroup_plan.framework.args import InterPodAffinityArgs
+from podgroup_plan.config.args import InterPodAffinityArgs
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.model.objects import Affinity, PodAffinityTerm, WeightedPodAffinityTerm
 from podgroup_plan.model.selectors import LabelSelector, LabelSelectorRequirement

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from builders import make_node, make_pod, make_state, node_statuses
-from podgroup_plan.framework.args import NodeAffinityArgs
+from podgroup_plan.config.args import NodeAffinityArgs
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Affinity, PreferredSchedulingTerm

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from builders import DEFAULT_MEMORY_REQUEST, make_node, make_pod, make_state, node_statuses
-from podgroup_plan.framework.args import (
+from podgroup_plan.config.args import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,

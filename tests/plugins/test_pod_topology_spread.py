@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from builders import make_node, make_pod, make_state, node_statuses
-from podgroup_plan.framework.args import LIST_DEFAULTING, SYSTEM_DEFAULTING, PodTopologySpreadArgs
+from podgroup_plan.config.args import LIST_DEFAULTING, SYSTEM_DEFAULTING, PodTopologySpreadArgs
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import (

@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from podgroup_plan.controllers import expand
 from podgroup_plan.controllers.job import COMPLETION_INDEX
-from podgroup_plan.framework.feature_gates import FEATURE_GATES_DEFAULTS
+from podgroup_plan.config.feature_gates import FEATURE_GATES_DEFAULTS
 from podgroup_plan.model.controllers import Controllers, Job
 from podgroup_plan.model.objects import ClusterInput, OwnerReference, Pod
 

@@ -96,7 +96,7 @@ def test_keeping_the_default_algorithms_assumes_changes_no_decision(cluster):
 
 def test_a_kept_cycle_leaves_the_state_as_the_long_way_does():
     """The state after a committing cycle: the same pods on the same nodes, whichever way."""
-    from podgroup_plan.framework.config import resolve_configuration
+    from podgroup_plan.config.configuration import resolve_configuration
     from podgroup_plan.framework.interface import Handle
     from podgroup_plan.framework.runtime import Framework
     from podgroup_plan.state.cluster import ClusterState

@@ -12,7 +12,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.framework import registry
+from podgroup_plan.plugins import registry
 from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup, Taint, Toleration
 from podgroup_plan.plan import plan
 

@@ -153,7 +153,7 @@ def test_column_shortcuts_change_nothing(cluster):
     way checking every unit gives (scheduling/columns.py)."""
     import podgroup_plan.plan as plan_module
 
-    import podgroup_plan.scheduling.preemption.pod_group_preemption as wap
+    import podgroup_plan.framework.preemption.pod_group_preemption as wap
 
     fast = _plan(cluster)
     original, original_check = plan_module.cluster_reads_columns_only, wap._needs_check

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from podgroup_plan.framework.interface import FilterPlugin, FilterVerdict, Handle, NodeFailure, ScorePlugin
-from podgroup_plan.framework.profile import PluginRef, Profile
+from podgroup_plan.config.profile import PluginRef, Profile
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Node, Pod, PodGroup

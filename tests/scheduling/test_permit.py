@@ -45,7 +45,7 @@ def test_only_a_member_lost_after_the_cycle_leaves_the_others_waiting():
 
 
 def test_the_default_profile_lists_gang_scheduling_at_permit():
-    from podgroup_plan.framework.config import build_profiles
+    from podgroup_plan.config.configuration import build_profiles
 
     profile = build_profiles(None, {})["default-scheduler"]
     assert [r.name for r in profile.enabled("permit")] == ["GangScheduling"]

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import Handle, Placement, PodGroupAssignments
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import PodGroup

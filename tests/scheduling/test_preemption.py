@@ -1,7 +1,7 @@
 """Preemption's building blocks, table-driven: victim units and their order, PDB budgets, the
 node choice of DefaultPreemption, nominated pods in Filter.
 
-Expected values follow upstream's rules as `scheduling/preemption/` documents them
+Expected values follow upstream's rules as `framework/preemption/` documents them
 (`MoreImportantVictim`, `FilterVictimsWithPDBViolation`, `pickOneNodeForPreemption`,
 `RunFilterPluginsWithNominatedPods`).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
@@ -22,8 +22,8 @@ from podgroup_plan.model.objects import (
 )
 from podgroup_plan.model.selectors import LabelSelector
 from podgroup_plan.scheduling.nominated import Nominator, filter_with_nominated
-from podgroup_plan.scheduling.preemption.default_preemption import pick_one_node
-from podgroup_plan.scheduling.preemption.victims import (
+from podgroup_plan.framework.preemption.default_preemption import pick_one_node
+from podgroup_plan.framework.preemption.victims import (
     COMPOSITE_POD_GROUP,
     POD,
     POD_GROUP,

@@ -97,7 +97,7 @@ def test_prefilter_sets_that_do_not_intersect():
 
 def test_percentage_of_nodes_to_score_samples_from_a_rotating_start():
     from podgroup_plan.framework.interface import Handle
-    from podgroup_plan.framework.profile import Profile
+    from podgroup_plan.config.profile import Profile
     from podgroup_plan.framework.runtime import Framework
 
     from .fakes import FitsCpu, PreferLabel

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from builders import make_node, make_pod, make_state
-from podgroup_plan.framework import registry
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.plugins import registry
+from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
 from podgroup_plan.framework.runtime import CACHE_ENTRY_KEY, Diagnosis, Framework
 

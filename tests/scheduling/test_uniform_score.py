@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from builders import make_node, make_pod, make_state
-from podgroup_plan.framework.config import build_profiles, resolve_feature_gates
+from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle, ScorePlugin
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.model.objects import Toleration

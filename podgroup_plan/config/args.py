@@ -1,6 +1,6 @@
 """Decoded pluginConfig args, with upstream's defaults (`pkg/scheduler/apis/config/v1/defaults.go`).
 
-Parsing from a KubeSchedulerConfiguration lives in framework/plugin_args.py; plugins receive these.
+Parsing from a KubeSchedulerConfiguration lives in config/plugin_args.py; plugins receive these.
 """
 from __future__ import annotations
 

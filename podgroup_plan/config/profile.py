@@ -1,6 +1,6 @@
 """A scheduling profile after KubeSchedulerConfiguration defaulting and merging.
 
-`framework/config.py` builds these from a configuration (or the defaults); `framework/runtime.py`
+`config/configuration.py` builds these from a configuration (or the defaults); `framework/runtime.py`
 instantiates the plugins they name. Extension point names are upstream's `Plugins` field names.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Profile:
     # extension point -> enabled plugins in execution order, after the multiPoint and
     # per-extension-point merge rules.
     plugins: Mapping[str, tuple[PluginRef, ...]]
-    # plugin name -> decoded args dataclass (framework/args.py), defaults filled in.
+    # plugin name -> decoded args dataclass (config/args.py), defaults filled in.
     plugin_args: Mapping[str, Any] = field(default_factory=dict)
     # None: score every node (documented deviation); else upstream's numFeasibleNodesToFind.
     percentage_of_nodes_to_score: int | None = None

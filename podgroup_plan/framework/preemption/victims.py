@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from podgroup_plan.framework.defaults import gate_enabled
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.model.objects import (
     DISRUPTION_ALL,
     ClusterInput,

@@ -1,4 +1,4 @@
-"""pluginConfig args: one plugin's args decoded, defaulted and validated into framework/args.py.
+"""pluginConfig args: one plugin's args decoded, defaulted and validated into config/args.py.
 
 Mirrors `pkg/scheduler/apis/config`: `types_pluginargs.go` (the fields of each *Args type),
 `v1/defaults.go` (SetDefaults_*Args: the args a profile gets when its pluginConfig has no entry
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from podgroup_plan.framework.args import (
+from podgroup_plan.config.args import (
     DEFAULT_RESOURCES,
     LEAST_ALLOCATED,
     LIST_DEFAULTING,
@@ -31,7 +31,7 @@ from podgroup_plan.framework.args import (
     ScoringStrategy,
     UtilizationShapePoint,
 )
-from podgroup_plan.framework.config_values import (
+from podgroup_plan.config.values import (
     API_VERSION,
     INT64,
     Ctx,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import PREEMPT_NEVER, Pod
-from podgroup_plan.scheduling.preemption.common import (
+from podgroup_plan.framework.preemption.common import (
     NOT_ELIGIBLE_NEVER,
     PreemptionContext,
     PreemptionOutcome,
@@ -33,7 +33,7 @@ from podgroup_plan.scheduling.preemption.common import (
     restore_unit,
     with_prefix,
 )
-from podgroup_plan.scheduling.preemption.victims import VictimUnit, build_units, split_by_pdb
+from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
 from podgroup_plan.scheduling.schedule_one import fit_error_message
 from podgroup_plan.state.cluster import ClusterState
 

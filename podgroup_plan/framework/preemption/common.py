@@ -10,14 +10,14 @@ from typing import Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.args import DefaultPreemptionArgs
+from podgroup_plan.config.args import DefaultPreemptionArgs
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Diagnosis, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.scheduling.columns import pod_reads_columns_only
 from podgroup_plan.scheduling.nominated import filter_with_nominated
-from podgroup_plan.scheduling.preemption.victims import Budgets, Hierarchy, VictimUnit
+from podgroup_plan.framework.preemption.victims import Budgets, Hierarchy, VictimUnit
 from podgroup_plan.state.cluster import ClusterState
 
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."

@@ -1,12 +1,12 @@
 """The in-tree plugin registry: upstream plugin name -> implementation.
 
-Mirrors `pkg/scheduler/framework/plugins/registry.go`. Plugins named in
-`NOT_APPLIED` are real upstream plugins whose concern is out of scope for an offline plan
-(volumes, DRA, binding); a configuration may name them, the plan runs without them and says so.
+Mirrors `pkg/scheduler/framework/plugins/registry.go`. The names themselves (and those of the
+upstream plugins that are out of scope) live in `plugins/names.py`, which the configuration uses.
 """
 from __future__ import annotations
 
 from podgroup_plan.framework.interface import Plugin
+from podgroup_plan.plugins import names
 from podgroup_plan.plugins.balanced_allocation import NodeResourcesBalancedAllocation
 from podgroup_plan.plugins.default_preemption import DefaultPreemption
 from podgroup_plan.plugins.gang_scheduling import GangScheduling
@@ -44,26 +44,9 @@ IMPLEMENTED: dict[str, type[Plugin]] = {
     "DefaultPreemption": DefaultPreemption,
     "TopologyPlacementGenerator": TopologyPlacement,
     "PodGroupPodsCount": PodGroupPodsCount,
-    "DefaultPreemption": DefaultPreemption,
 }
 assert all(cls.name == name for name, cls in IMPLEMENTED.items())
-
-# Upstream plugins that serve the plan but are not implemented yet (the result's notes say so).
-NOT_IMPLEMENTED: frozenset[str] = frozenset()
-
-NOT_APPLIED: frozenset[str] = frozenset({
-    "VolumeRestrictions",
-    "NodeVolumeLimits",
-    "EBSLimits",
-    "GCEPDLimits",
-    "AzureDiskLimits",
-    "CinderLimits",
-    "VolumeBinding",
-    "VolumeZone",
-    "DynamicResources",
-    "DefaultBinder",
-    "NodeDeclaredFeatures",
-})
+assert frozenset(IMPLEMENTED) == names.IN_TREE
 
 # Plugins whose verdict and raw score for a node depend only on that node's row and the pod, so
 # their results can be cached per pod signature and refreshed per changed node
@@ -78,8 +61,6 @@ NODE_LOCAL_PLUGINS: frozenset[str] = frozenset({
     "NodeResourcesBalancedAllocation",
     "ImageLocality",
 })
-
-KNOWN_PLUGINS: frozenset[str] = frozenset(IMPLEMENTED) | NOT_IMPLEMENTED | NOT_APPLIED
 
 
 def plugin_class(name: str) -> type[Plugin] | None:

@@ -7,7 +7,7 @@ feature gate X to V, feature is locked to D` for a locked gate set away from its
 `AllAlpha` / `AllBeta` set every alpha / beta gate not named explicitly) and the v1.37.0 gate
 list: every gate a v1.37.0 kube-scheduler registers (`pkg/features/kube_features.go` with the
 gates it re-lists from apiserver, client-go and zpages, and the logging and metrics gates of
-component-base), generated into framework/feature_gates_v1_37.py.
+component-base), generated into config/feature_gates_v1_37.py.
 
 This module is the one place gates are resolved: `resolve_feature_gates` turns what a user (or
 a caller of `plan()`) set into a `FeatureGates`, every gate with a value, read everywhere else.
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from podgroup_plan.errors import InputError, Problem
-from podgroup_plan.framework.config_values import quote
-from podgroup_plan.framework.feature_gates_v1_37 import V1_37_GATE_SPECS
-from podgroup_plan.framework.defaults import (
+from podgroup_plan.config.values import quote
+from podgroup_plan.config.feature_gates_v1_37 import V1_37_GATE_SPECS
+from podgroup_plan.config.defaults import (
     COMPOSITE_POD_GROUP,
     GATE_DEPENDENCIES,
     GENERIC_WORKLOAD,

@@ -1,5 +1,5 @@
 """Every feature gate a kube-scheduler v1.37.0 accepts on `--feature-gates`, with its stage,
-default and lock at 1.37 (generated data; framework/feature_gates.py reads it).
+default and lock at 1.37 (generated data; config/feature_gates.py reads it).
 
 How it was produced: a Go program built against k8s.io/kubernetes v1.37 that imports
 `k8s.io/kubernetes/pkg/features` (which registers `pkg/features/kube_features.go`, the

@@ -32,7 +32,7 @@ from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, Pod, PodGroup
-from podgroup_plan.scheduling.preemption.common import (
+from podgroup_plan.framework.preemption.common import (
     NOT_ELIGIBLE_NEVER,
     PreemptionContext,
     PreemptionOutcome,
@@ -42,8 +42,8 @@ from podgroup_plan.scheduling.preemption.common import (
     with_prefix,
 )
 from podgroup_plan.scheduling.columns import filter_is_node_local, has_required_anti_affinity
-from podgroup_plan.scheduling.preemption.usage import priority_usage
-from podgroup_plan.scheduling.preemption.victims import VictimUnit, build_units, split_by_pdb
+from podgroup_plan.framework.preemption.usage import priority_usage
+from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
 from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "pod group preemption: "

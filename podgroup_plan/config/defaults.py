@@ -29,18 +29,18 @@ What was verified against upstream and what was chosen (see also tests/framework
   (scheduling/permit.py).
 
 Feature gates whose runtime effect upstream is "the extension point is simply never run" are
-modelled by `GATED_EXTENSION_POINTS`: `framework/config.py` empties those points, so a consumer
+modelled by `GATED_EXTENSION_POINTS`: `config/configuration.py` empties those points, so a consumer
 can rely on `profile.enabled(point)` alone (our choice; upstream keeps the plugin listed).
 """
 from __future__ import annotations
 
 from typing import Mapping
 
-from podgroup_plan.framework.profile import EXTENSION_POINTS, PluginRef
+from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 
-# Feature gates this tool supports (kube-scheduler names). Defaults live in framework/feature_gates.py.
+# Feature gates this tool supports (kube-scheduler names). Defaults live in config/feature_gates.py.
 GENERIC_WORKLOAD = "GenericWorkload"
 TOPOLOGY_AWARE_WORKLOAD_SCHEDULING = "TopologyAwareWorkloadScheduling"
 WORKLOAD_AWARE_PREEMPTION = "WorkloadAwarePreemption"

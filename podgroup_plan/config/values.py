@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from podgroup_plan.errors import Problem
-from podgroup_plan.framework.registry import KNOWN_PLUGINS
+from podgroup_plan.plugins.names import KNOWN_PLUGINS
 
 __all__ = [
     "API_VERSION",

@@ -26,9 +26,9 @@ a `placementFeasible` plugin set; 1.38-dev) are refused as its strict decoding r
 
 This module parses the top level and the profiles: plugin sets, their merge with the defaults,
 multiPoint expansion and the framework invariants. The rest lives beside it:
-framework/feature_gates.py (`--feature-gates` and the gate defaults), framework/config_values.py
+config/feature_gates.py (`--feature-gates` and the gate defaults), config/values.py
 (typed value reading, field.Error messages, name and label validation) and
-framework/plugin_args.py (pluginConfig args: decoding, defaulting, validation_pluginargs.go).
+config/plugin_args.py (pluginConfig args: decoding, defaulting, validation_pluginargs.go).
 """
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from podgroup_plan.errors import InputError
-from podgroup_plan.framework import defaults
-from podgroup_plan.framework.config_values import (
+from podgroup_plan.config import defaults
+from podgroup_plan.config.values import (
     API_VERSION,
     INT64,
     KIND,
@@ -50,16 +50,16 @@ from podgroup_plan.framework.config_values import (
     read_list,
     read_object,
 )
-from podgroup_plan.framework.defaults import DEFAULT_SCHEDULER_NAME, WEIGHTED_EXTENSION_POINTS
-from podgroup_plan.framework.feature_gates import (
+from podgroup_plan.config.defaults import DEFAULT_SCHEDULER_NAME, WEIGHTED_EXTENSION_POINTS
+from podgroup_plan.config.feature_gates import (
     FEATURE_GATES_DEFAULTS,
     FeatureGates,
     parse_feature_gates,
     resolve_feature_gates,
 )
-from podgroup_plan.framework.plugin_args import ARGS_TYPES, decode_args
-from podgroup_plan.framework.profile import EXTENSION_POINTS, PluginRef, Profile
-from podgroup_plan.framework.registry import KNOWN_PLUGINS, NOT_APPLIED
+from podgroup_plan.config.plugin_args import ARGS_TYPES, decode_args
+from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef, Profile
+from podgroup_plan.plugins.names import KNOWN_PLUGINS, NOT_APPLIED
 
 # Re-exported, so that callers keep importing them from here: API_VERSION and KIND
 # (config_values.py), the feature gate names (feature_gates.py; cli.py and plan.py use them).
