@@ -217,3 +217,29 @@ def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch):
     serial = json.dumps(assemble(sweep, executors.run(sweep, PlanEach())), sort_keys=True)
     other = json.dumps(assemble(sweep, executors.run(sweep, PlanEach(), executor, workers=2)), sort_keys=True)
     assert other == serial
+
+
+def test_the_sweep_document_meets_its_schema(tmp_path):
+    import jsonschema
+
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "WhatIf.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    pdb = """apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: keep, namespace: ml}
+spec: {maxUnavailable: 0, selector: {matchLabels: {app: web}}}
+"""
+    ci = cluster(tmp_path, *running_gang(), pdb, pod("web-a", node_name="r2-n1", gpus=0, labels="{app: web}",
+                                                    owner=("ReplicaSet", "web")), pod("nb", node_name="r2-n2", gpus=1))
+    from podgroup_plan.analyses.what_if.sweep import Scenario
+
+    scenarios = each_value(ci, RACK, DRAIN) + each_value(ci, RACK, FAIL) + [
+        Scenario("bad", (NodeChange(FAIL, "nowhere"),))]
+    sweep = with_base(Sweep(ci, tuple(scenarios)), PlanEach()())
+    doc = json.loads(json.dumps(assemble(sweep, executors.run(sweep, PlanEach()))))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    assert not errors, [e.message for e in errors]
+    fates = {w["fate"] for r in doc["scenarios"] for w in r.get("workloads", ())}
+    assert {"rescheduled", "lost"} <= fates
