@@ -6,7 +6,8 @@ itself when it has none. A scenario *touches* a workload when it displaced one o
 pods, when a pod of it the unchanged plan scheduled now ends otherwise or elsewhere, or when the
 scenario's plan evicts one of its pods that the unchanged plan left alone. Its fate:
 
-* `lost`: every displaced pod was a bare pod (nothing brings it back);
+* `lost`: every displaced pod was a bare pod (nothing brings it back; a bare pod of a
+  PodGroup counts under its group);
 * `unschedulable`: a pod it needs did not find a place (the message is kube-scheduler's, the
   PodGroup's condition message for a member of a group);
 * `preempted`: the scenario's plan evicts pods of it to place others;
@@ -135,13 +136,24 @@ def _running_members(cluster: ClusterInput) -> dict[tuple[str, str], int]:
 
 def _pod_workload(result: PlanResult, pod: Pod) -> WorkloadKey:
     ref = controller_of(pod)
-    root = result.root_owner(pod.namespace, OwnerRef(ref.kind, ref.name) if ref else None)
-    return (root.kind, pod.namespace, root.name) if root else ("Pod", pod.namespace, pod.name)
+    return _workload(result, pod.namespace, pod.name, pod.pod_group,
+                     OwnerRef(ref.kind, ref.name) if ref else None)
 
 
 def _result_workload(result: PlanResult, pod: PodResult) -> WorkloadKey:
-    root = result.root_owner(pod.namespace, pod.owner)
-    return (root.kind, pod.namespace, root.name) if root else ("Pod", pod.namespace, pod.name)
+    return _workload(result, pod.namespace, pod.name, pod.pod_group, pod.owner)
+
+
+def _workload(result: PlanResult, namespace: str, name: str, group: str | None,
+              owner: OwnerRef | None) -> WorkloadKey:
+    """The owner at the top of the chain; else the PodGroup a bare pod belongs to (a gang of
+    bare pods is one workload); else the pod."""
+    root = result.root_owner(namespace, owner)
+    if root is not None:
+        return (root.kind, namespace, root.name)
+    if group:
+        return ("PodGroup", namespace, group)
+    return ("Pod", namespace, name)
 
 
 def damage(row: Mapping[str, Any]) -> tuple[int, ...]:
