@@ -2,7 +2,7 @@
 _schema_checks.py` (podgroup_plan/loading/schema_precompiled.py says why and when it is used).
 
 Runs in pip's isolated build environment, where the package's dependencies are not installed:
-the generator runs in a child interpreter that imports only the two modules it needs (stub
+the generator runs in a child interpreter that imports only the three modules it needs (stub
 parent packages instead of the package's own `__init__`s, which import numpy and friends). Any
 failure leaves the module out of the wheel with a warning: the checks are then compiled at run
 time, as from a checkout.
@@ -28,7 +28,8 @@ for name, folder in (("podgroup_plan", "podgroup_plan"), ("podgroup_plan.loading
     stub.__path__ = [str(root / folder)]
     sys.modules[name] = stub
 from podgroup_plan.loading import schema_precompiled
-schema_precompiled.write(Path(sys.argv[2]), root / "schemas")
+from podgroup_plan.loading.schema import SchemaSet
+schema_precompiled.write(Path(sys.argv[2]), SchemaSet(root / "schemas", precompiled=False))
 """
 
 

@@ -388,7 +388,7 @@ def _decoded_input(case: Case):
     """A heterogeneous case: its documents (minimal style) through the loader's own checks and
     decoders, in memory (affinity and spreading objects are the decoder's to build)."""
     from podgroup_plan.loading import check_and_decode
-    from podgroup_plan.loading.files import Document
+    from podgroup_plan.loading.documents import Document
 
     docs = (Document(doc, f"<{stem}>", n + 1, None)
             for stem, stream in documents(case, "minimal").items() for n, doc in enumerate(stream))

@@ -21,17 +21,10 @@ from typing import Iterable, Iterator, Sequence
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading.decode import Decoded, Decoder
-from podgroup_plan.loading.files import (
-    Document,
-    FieldLines,
-    Issue,
-    STDIN_NAME,
-    format_path,
-    parse_path,
-    decode_text,
-    iter_documents,
-    read_documents,
-)
+from podgroup_plan.loading.documents import Document, Issue
+from podgroup_plan.loading.field_lines import FieldLines, format_path, parse_path
+from podgroup_plan.loading.paths import STDIN_NAME
+from podgroup_plan.loading.reading import decode_text, iter_documents, read_documents
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput

@@ -38,7 +38,7 @@ from podgroup_plan.loading.decode_pdbs import decode_pdb
 from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable, decode_priority_class
 from podgroup_plan.loading.decode_scheduling import decode_spread_selector
-from podgroup_plan.loading.files import Document, Issue
+from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.model.objects import (
     ClusterInput,
     CompositePodGroup,

@@ -20,7 +20,7 @@ from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, t
 from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.errors import shorten
 from podgroup_plan.model.controllers import (
     Deployment,

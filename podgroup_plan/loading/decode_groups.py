@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
 from podgroup_plan.loading.decode_priorities import PriorityTable
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,

@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timezone
 from typing import Callable, Mapping
 
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import Source
 
 DEFAULT_NAMESPACE = "default"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from podgroup_plan.loading.decode_meta import Report, labels_of, source_of
 from podgroup_plan.loading.decode_quantities import in_units, quantities
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import PODS, ImageState, Node, Taint
 
 DEFAULT_NODE_PODS = 110  # kubelet's default --max-pods, when a node does not say

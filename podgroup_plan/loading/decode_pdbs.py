@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of
 from podgroup_plan.loading.decode_scheduling import label_selector
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import PodDisruptionBudget
 
 

@@ -29,7 +29,7 @@ from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_quantities import check_total, in_units, quantities, unit
 from podgroup_plan.model.quantity import MAX_INT64
 from podgroup_plan.loading.decode_scheduling import affinity, spread_constraint, toleration
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import (
     CPU,
     DEFAULT_SCHEDULER_NAME,

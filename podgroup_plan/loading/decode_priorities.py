@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from podgroup_plan.loading.decode_meta import source_of
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, PriorityClass
 
 # PriorityClasses every cluster has (`pkg/apis/scheduling` SystemPriorityClasses); pods in

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from podgroup_plan.loading.decode_meta import namespace_of
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import (
     Affinity,
     PodAffinityTerm,

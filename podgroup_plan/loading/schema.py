@@ -10,7 +10,8 @@ name) describe the tool's own output, not input, and are skipped here.
 Validators are compiled once per (apiVersion, kind) and reused; every schema error becomes a
 (JSON path, message) pair, worded for people rather than for schema authors.
 
-Two validators per schema: `CheckCompiler` turns the schema into a plain Python predicate (the
+Two validators per schema: `CheckCompiler` (schema_compiler.py) turns the schema into a plain
+Python predicate (the
 happy path: about ten times faster than jsonschema walking `$ref`s for every document), and
 jsonschema runs only for a document the predicate rejects, to say what and where. The two must
 agree on validity; tests/loading/test_schema.py checks that on mutated documents.
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from urllib.parse import unquote, urldefrag, urljoin
+from podgroup_plan.loading.schema_compiler import Check, CheckCompiler, Resolver, Unsupported
+from podgroup_plan.loading.schema_precompiled import fingerprint
+from podgroup_plan.loading.schema_precompiled import load as precompiled_checks
 
 if TYPE_CHECKING:  # jsonschema (and referencing) load only when a document is rejected
     from jsonschema import Draft202012Validator
@@ -80,8 +82,6 @@ class SchemaSet:
         self._owned: dict[tuple[str, str], bool] = {}
         # The checks shipped in `_schema_checks.py` (schema_precompiled.py), when they were
         # generated from these very files by this compiler; looked up with the first check.
-        from podgroup_plan.loading.schema_precompiled import fingerprint
-
         self.fingerprint = fingerprint(read)
         self._precompiled: dict | None = None
         self._look_for_precompiled = precompiled
@@ -132,9 +132,7 @@ class SchemaSet:
         if key not in self._checks:
             if self._look_for_precompiled:
                 self._look_for_precompiled = False
-                from podgroup_plan.loading.schema_precompiled import load
-
-                self._precompiled = load(self.fingerprint)
+                self._precompiled = precompiled_checks(self.fingerprint)
             if self._precompiled is not None and key in self._precompiled:
                 self._checks[key] = self._precompiled[key]
                 return self._checks[key]
@@ -155,36 +153,6 @@ class SchemaSet:
         return sorted(found, key=lambda pm: (_path_key(pm[0]), pm[1]))
 
 
-class Resolved:
-    __slots__ = ("contents", "resolver")
-
-    def __init__(self, contents: Any, resolver: "Resolver"):
-        self.contents = contents
-        self.resolver = resolver
-
-
-class Resolver:
-    """`$ref` resolution among the bundled schemas, for `CheckCompiler`: a reference relative
-    to the current schema's `$id`, then a JSON pointer in the fragment. (The bundled schemas
-    use nothing else; jsonschema's own resolver, from `referencing`, takes a tenth of a second
-    to import, which the happy path skips.)"""
-
-    __slots__ = ("base_uri", "documents")
-
-    def __init__(self, base_uri: str, documents: dict[str, Any]):
-        self.base_uri = base_uri
-        self.documents = documents
-
-    def lookup(self, ref: str) -> Resolved:
-        uri, fragment = urldefrag(urljoin(self.base_uri, ref))
-        try:
-            target: Any = self.documents[uri]
-            for part in fragment.split("/")[1:] if fragment else ():
-                part = unquote(part).replace("~1", "/").replace("~0", "~")
-                target = target[int(part)] if isinstance(target, list) else target[part]
-        except (KeyError, IndexError, ValueError, TypeError):
-            raise Unsupported(f"unresolvable $ref {ref!r} in {self.base_uri}") from None
-        return Resolved(target, Resolver(uri, self.documents))
 
 
 @lru_cache(maxsize=None)
@@ -301,315 +269,3 @@ def describe(error: ValidationError) -> SchemaError:
         return path, f"unknown field(s) {', '.join(show(k) for k in extra)}; known: {', '.join(known)}"
     return path, error.message
 
-
-# --- the compiled predicate ---------------------------------------------------------------------
-#
-# JSON Schema evaluated by jsonschema costs ~15 interpreter-level objects per keyword per value;
-# our schemas are fixed, so they are translated once into plain Python source (one function per
-# subschema, simple subschemas inlined as expressions) and exec'd. Only validity comes out; the
-# wording of errors stays jsonschema's job.
-
-Check = Callable[[Any], bool]
-
-# Keywords that never make a document invalid.
-_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "default", "examples"})
-_KEYWORDS = frozenset({
-    "$ref", "type", "enum", "const", "required", "properties", "additionalProperties",
-    "minItems", "maxItems", "items", "minLength", "maxLength", "pattern", "minimum", "maximum",
-    "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-})
-# Keywords an inline expression can hold (no sub-schemas, no loops).
-_SCALAR_KEYWORDS = frozenset({"type", "enum", "const", "minimum", "maximum", "minLength", "maxLength", "pattern"})
-
-_PY_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
-
-
-class Unsupported(Exception):
-    """The schema uses a keyword the compiler does not implement (jsonschema alone is used)."""
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _json_equal(a: Any, b: Any) -> bool:
-    """JSON equality as JSON Schema means it: true is not 1; 1 is 1.0."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b or (_is_number(a) and _is_number(b) and a == b)
-
-
-class CheckCompiler:
-    """Translates schemas into predicates equivalent to `Draft202012Validator.is_valid`, for the
-    keywords our schemas use. Subschemas are compiled once (keyed by identity: each belongs to
-    one file, so its `$ref`s always resolve alike), also across kinds: `_core.json` is shared.
-
-    A subschema whose result only decides whether to go on (a property, an item, a `$ref`, an
-    `allOf` branch, a `then`) is inlined into its parent's function as statements that `return
-    False`, down to `_INLINE_DEPTH` levels: a Python call per field and item was about half the
-    time of checking a kubectl pod. A subschema whose result is a value (`anyOf`, `oneOf`,
-    `not`, an `if` condition) is an expression when it is simple (`_expr`), else a call."""
-
-    def __init__(self) -> None:
-        self._names: dict[int, str] = {}
-        self._namespace: dict[str, Any] = {"_json_equal": _json_equal}
-        self._source: list[str] = []
-        self._keep: list[Any] = []  # keeps compiled subschemas alive, so their ids stay unique
-        self._vars = 0  # local variables of the function being written
-
-    def compile(self, schema: Any, resolver: Resolver) -> Check:
-        name = self._function(schema, resolver)
-        if self._source:
-            exec("\n".join(self._source), self._namespace)  # noqa: S102 - our own generated code
-            self._source = []
-        return self._namespace[name]
-
-    # Source generation. `_function` gives the name of a function checking a subschema;
-    # `_block` the statements checking `var` inside a function; `_test` an expression that is
-    # true when `var` is valid.
-
-    def _function(self, schema: Any, resolver: Resolver) -> str:
-        key = id(schema)
-        if key in self._names:
-            return self._names[key]
-        self._keep.append(schema)
-        if _pure_ref(schema):
-            resolved = resolver.lookup(schema["$ref"])
-            if resolved.contents is not schema:  # a pure reference: the target's function itself
-                self._names[key] = self._function(resolved.contents, resolved.resolver)
-                return self._names[key]
-        name = f"_check{len(self._names)}"
-        self._names[key] = name
-        outer_vars, self._vars = self._vars, 0
-        body = self._block(schema, resolver, "x", 0, frozenset({key}))
-        self._vars = outer_vars
-        self._source += [f"def {name}(x):", *("    " + line for line in body), "    return True", ""]
-        return name
-
-    def _var(self) -> str:
-        self._vars += 1
-        return f"_v{self._vars}"
-
-    def _const(self, value: Any) -> str:
-        name = f"_c{len(self._namespace)}"
-        self._namespace[name] = value
-        return name
-
-    def _test(self, schema: Any, resolver: Resolver, var: str) -> str:
-        expr = self._expr(schema, resolver, var, 0)
-        return expr if expr is not None else f"{self._function(schema, resolver)}({var})"
-
-    def _expr(self, schema: Any, resolver: Resolver, var: str, depth: int) -> str | None:
-        """An expression true when `var` is valid, for a schema of scalar keywords, required
-        and properties, item counts and references to such; None for anything else."""
-        seen = 0
-        while _pure_ref(schema) and seen < 8:
-            resolved = resolver.lookup(schema["$ref"])
-            schema, resolver, seen = resolved.contents, resolved.resolver, seen + 1
-        if schema is True:
-            return "True"
-        if schema is False:
-            return "False"
-        if not isinstance(schema, dict) or depth > 3:
-            return None
-        keywords = {k for k in schema if not k.startswith("x-")} - _ANNOTATIONS
-        if keywords - _SCALAR_KEYWORDS - {"required", "properties", "minItems", "maxItems", "$ref"}:
-            return None
-        parts = self._scalar_tests(schema, var)
-        if "$ref" in schema:
-            resolved = resolver.lookup(schema["$ref"])
-            sub = self._expr(resolved.contents, resolved.resolver, var, depth + 1)
-            if sub is None:
-                return None
-            parts.append(sub)
-        required = schema.get("required", [])
-        conditions = [f"{name!r} in {var}" for name in required]
-        for name, sub_schema in schema.get("properties", {}).items():
-            sub = self._expr(sub_schema, resolver, f"{var}[{name!r}]", depth + 1)
-            if sub is None:
-                return None
-            if sub != "True":
-                conditions.append(f"({sub})" if name in required else f"({name!r} not in {var} or ({sub}))")
-        if conditions:
-            parts.append(f"type({var}) is not dict or ({' and '.join(conditions)})")
-        if "minItems" in schema or "maxItems" in schema:
-            lo = self._const(schema.get("minItems", 0))
-            hi = self._const(schema.get("maxItems", float("inf")))
-            parts.append(f"type({var}) is not list or {lo} <= len({var}) <= {hi}")
-        expr = " and ".join(f"({p})" for p in parts) if parts else "True"
-        return expr if len(expr) <= 600 else None
-
-    def _scalar_tests(self, schema: dict, var: str) -> list[str]:
-        tests: list[str] = []
-        if "type" in schema:
-            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            types = frozenset(t for n in names for t in _PY_TYPES[n])
-            if "integer" in names and "number" not in names:  # 1.0 is an integer too
-                tests.append(f"{_type_test(types, var, self._const)} or (type({var}) is float and {var}.is_integer())")
-            else:
-                tests.append(_type_test(types, var, self._const))
-        if "enum" in schema:
-            values = schema["enum"]
-            if all(v is None or isinstance(v, str) for v in values):
-                strings = self._const(frozenset(v for v in values if v is not None))
-                null = f"{var} is None or " if None in values else ""
-                tests.append(f"{null}(type({var}) is str and {var} in {strings})")
-            else:
-                tests.append(f"any(_json_equal({var}, v) for v in {self._const(list(values))})")
-        if "const" in schema:
-            const = schema["const"]
-            if isinstance(const, str):
-                tests.append(f"type({var}) is str and {var} == {self._const(const)}")
-            else:
-                tests.append(f"_json_equal({var}, {self._const(const)})")
-        if "minLength" in schema or "maxLength" in schema:
-            lo, hi = schema.get("minLength", 0), schema.get("maxLength", float("inf"))
-            tests.append(f"type({var}) is not str or {self._const(lo)} <= len({var}) <= {self._const(hi)}")
-        if "pattern" in schema:
-            pattern = self._const(re.compile(schema["pattern"]))
-            tests.append(f"type({var}) is not str or {pattern}.search({var}) is not None")
-        if "minimum" in schema or "maximum" in schema:
-            lo = self._const(schema.get("minimum", float("-inf")))
-            hi = self._const(schema.get("maximum", float("inf")))
-            # type() excludes bool, which JSON Schema does not count as a number
-            tests.append(f"type({var}) not in (int, float) or {lo} <= {var} <= {hi}")
-        return tests
-
-    def _require(self, schema: Any, resolver: Resolver, var: str, depth: int, inlining: frozenset) -> list[str]:
-        """Lines that `return False` unless `var` is valid: the subschema's own statements
-        (inlined), or a call when it is already being inlined (recursion) or too deep."""
-        seen = 0
-        while _pure_ref(schema) and seen < 8:
-            resolved = resolver.lookup(schema["$ref"])
-            if resolved.contents is schema:
-                break
-            schema, resolver, seen = resolved.contents, resolved.resolver, seen + 1
-        if schema is True:
-            return []
-        if isinstance(schema, dict) and {k for k in schema if not k.startswith("x-")} - _ANNOTATIONS <= _SCALAR_KEYWORDS:
-            return [f"if not ({t}): return False" for t in self._scalar_tests(schema, var)]
-        if depth < _INLINE_DEPTH and id(schema) not in inlining:
-            self._keep.append(schema)
-            return self._block(schema, resolver, var, depth + 1, inlining | {id(schema)})
-        return [f"if not ({self._test(schema, resolver, var)}): return False"]
-
-    def _block(self, schema: Any, resolver: Resolver, var: str, depth: int, inlining: frozenset) -> list[str]:
-        """Lines that `return False` when `var` is invalid."""
-        if schema is True:
-            return []
-        if schema is False:
-            return ["return False"]
-        if not isinstance(schema, dict):
-            raise Unsupported(repr(schema))
-        for keyword in schema:
-            if keyword not in _KEYWORDS and keyword not in _ANNOTATIONS and not keyword.startswith("x-"):
-                raise Unsupported(keyword)
-
-        def fail_unless(test: str) -> str:
-            return f"if not ({test}): return False"
-
-        lines = [fail_unless(t) for t in self._scalar_tests(schema, var)]
-        # After `type: object` (or `array`) alone has passed, `var` is known to be one.
-        known = schema.get("type") if schema.get("type") in ("object", "array") else None
-        if "$ref" in schema:
-            resolved = resolver.lookup(schema["$ref"])
-            lines += self._require(resolved.contents, resolved.resolver, var, depth, inlining)
-        lines += self._object_statements(schema, resolver, var, depth, inlining, known == "object")
-        lines += self._array_statements(schema, resolver, var, depth, inlining, known == "array")
-        for sub in schema.get("allOf", ()):
-            lines += self._require(sub, resolver, var, depth, inlining)
-        if "anyOf" in schema:
-            lines.append(fail_unless(" or ".join(f"({self._test(s, resolver, var)})" for s in schema["anyOf"])))
-        if "oneOf" in schema:
-            count = " + ".join(f"bool({self._test(s, resolver, var)})" for s in schema["oneOf"])
-            lines.append(f"if ({count}) != 1: return False")
-        if "not" in schema:
-            lines.append(f"if {self._test(schema['not'], resolver, var)}: return False")
-        if "if" in schema:
-            then = self._require(schema.get("then", True), resolver, var, depth, inlining)
-            other = self._require(schema.get("else", True), resolver, var, depth, inlining)
-            if then or other:
-                lines.append(f"if {self._test(schema['if'], resolver, var)}:")
-                lines += _indented(then or ["pass"])
-                if other:
-                    lines.append("else:")
-                    lines += _indented(other)
-        return lines
-
-    def _object_statements(self, schema: dict, resolver: Resolver, var: str, depth: int,
-                           inlining: frozenset, known: bool) -> list[str]:
-        required = schema.get("required", [])
-        properties = schema.get("properties", {})
-        additional = schema.get("additionalProperties", True)
-        if not required and not properties and additional is True:
-            return []
-        body = [f"if {name!r} not in {var}: return False" for name in required]
-        for name, sub in properties.items():
-            value = self._var()
-            checks = self._require(sub, resolver, value, depth, inlining)
-            if not checks:
-                continue
-            if name in required:  # present: checked just above
-                body += [f"{value} = {var}[{name!r}]", *checks]
-            else:
-                body += [f"if {name!r} in {var}:", f"    {value} = {var}[{name!r}]", *_indented(checks)]
-        if additional is not True:
-            key, value = self._var(), self._var()
-            checks = self._require(additional, resolver, value, depth, inlining)
-            if checks:
-                known_names = self._const(frozenset(properties))
-                body += [f"for {key}, {value} in {var}.items():",
-                         f"    if {key} not in {known_names}:", *_indented(checks, 2)]
-        if known or not body:
-            return body
-        return [f"if type({var}) is dict:", *_indented(body)]
-
-    def _array_statements(self, schema: dict, resolver: Resolver, var: str, depth: int,
-                          inlining: frozenset, known: bool) -> list[str]:
-        body: list[str] = []
-        if "minItems" in schema or "maxItems" in schema:
-            lo = self._const(schema.get("minItems", 0))
-            hi = self._const(schema.get("maxItems", float("inf")))
-            body.append(f"if not ({lo} <= len({var}) <= {hi}): return False")
-        if "items" in schema:
-            item = self._var()
-            checks = self._require(schema["items"], resolver, item, depth, inlining)
-            if checks:
-                body += [f"for {item} in {var}:", *_indented(checks)]
-        if known or not body:
-            return body
-        return [f"if type({var}) is list:", *_indented(body)]
-
-
-# Levels of subschemas inlined into one function. Python allows 20 nested loops in a function
-# and each level may add one; deeper levels are calls (rare fields: affinity terms' selectors).
-_INLINE_DEPTH = 8
-
-
-def _pure_ref(schema: Any) -> bool:
-    """A schema that is only a `$ref` (and annotations): it means its target."""
-    return isinstance(schema, dict) and {k for k in schema if not k.startswith("x-")} - _ANNOTATIONS == {"$ref"}
-
-
-def _type_test(types: frozenset, var: str, const: Callable[[Any], str]) -> str:
-    """`var` is a value of one of `types` (exact types: a bool is not an int in JSON)."""
-    if len(types) == 1:
-        (only,) = types
-        return f"{var} is None" if only is type(None) else f"type({var}) is {only.__name__}"
-    return f"type({var}) in {const(types)}"
-
-
-def _indented(lines: list[str], levels: int = 1) -> list[str]:
-    return ["    " * levels + line for line in lines]

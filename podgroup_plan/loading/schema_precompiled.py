@@ -1,13 +1,13 @@
 """The bundled schemas' compiled checks, built into the wheel as `_schema_checks.py`.
 
-`schema.CheckCompiler` turns each schema into Python source and `exec`s it. For the kinds of the
+`schema_compiler.CheckCompiler` turns each schema into Python source and `exec`s it. For the kinds of the
 bundled demo that is about 0.02 s of every run (writing the source, then compiling it), a
 twentieth of the whole process's start-up budget (issue 16). The schemas are fixed, so the same
 source is written once, when the wheel is built (`hatch_build.py` runs `write`), into a module
 that pip compiles to bytecode with the rest of the package.
 
 The module is used only when it was generated from the schema files and the compiler's own
-source (`schema.py`) as they are at run time (`fingerprint`), and only when its bytecode is
+source (`schema_compiler.py`) as they are at run time (`fingerprint`), and only when its bytecode is
 there: a checkout has no such module (it is not in the repository: half a megabyte of source
 that every change of the compiler would rewrite), and compiling the module from source would
 cost more than compiling the few checks a run needs. Either way the checks are then compiled as
@@ -20,8 +20,10 @@ import zlib
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from podgroup_plan.loading.schema_compiler import CheckCompiler, Resolver, Unsupported
+
 MODULE = Path(__file__).with_name("_schema_checks.py")
-COMPILER = Path(__file__).with_name("schema.py")
+COMPILER = Path(__file__).with_name("schema_compiler.py")
 
 
 def fingerprint(files: Iterable[tuple[str, bytes]]) -> str:
@@ -32,7 +34,7 @@ def fingerprint(files: Iterable[tuple[str, bytes]]) -> str:
         compiler = COMPILER.read_bytes()
     except OSError:  # no source beside the bytecode: never trust the module
         return "no compiler source"
-    parts.append(f"schema.py:{len(compiler)}:{zlib.crc32(compiler):08x}")
+    parts.append(f"{COMPILER.name}:{len(compiler)}:{zlib.crc32(compiler):08x}")
     return ";".join(parts)
 
 
@@ -57,8 +59,6 @@ def module_source(schemas: Any) -> str:
     """The text of `_schema_checks.py` for a `schema.SchemaSet`: every kind's check, compiled in
     (apiVersion, kind) order by one `CheckCompiler` (subschemas shared across kinds once), with
     the constants the checks use written as source."""
-    from podgroup_plan.loading.schema import CheckCompiler, Resolver, Unsupported
-
     compiler = CheckCompiler()
     names: dict[tuple[str, str], str | None] = {}
     for key in sorted(schemas._files):
@@ -72,11 +72,11 @@ def module_source(schemas: Any) -> str:
     checks = [f"    {key!r}: {name or 'None'}," for key, name in names.items()]
     return "\n".join([
         '"""Generated when the wheel was built (hatch_build.py, loading/schema_precompiled.py)',
-        'from schemas/*.json: the bundled schemas\' checks as `schema.CheckCompiler` writes them."""',
+        'from schemas/*.json: the bundled schemas\' checks as `schema_compiler.CheckCompiler` writes them."""',
         "# flake8: noqa",
         "import re",
         "",
-        "from podgroup_plan.loading.schema import _json_equal",
+        "from podgroup_plan.loading.schema_compiler import json_equal as _json_equal",
         "",
         f"FINGERPRINT = {schemas.fingerprint!r}",
         "",
@@ -118,9 +118,8 @@ def _constant(value: Any) -> str:
     raise ValueError(f"no source for the constant {value!r}")
 
 
-def write(target: Path, schemas_dir: Path) -> None:
-    """Write the module for the schemas in `schemas_dir` to `target` (the wheel's build hook;
-    it imports this module and `schema.py` without the package's dependencies)."""
-    from podgroup_plan.loading.schema import SchemaSet
-
-    target.write_text(module_source(SchemaSet(schemas_dir, precompiled=False)), encoding="utf-8")
+def write(target: Path, schemas: Any) -> None:
+    """Write the module for a `schema.SchemaSet` (read with `precompiled=False`) to `target`
+    (the wheel's build hook; it imports `schema.py`, this module and `schema_compiler.py`
+    without the package's dependencies)."""
+    target.write_text(module_source(schemas), encoding="utf-8")

@@ -22,7 +22,7 @@ from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
 from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
-from podgroup_plan.loading.files import Document, Issue
+from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.model.objects import (
     BASIC,

@@ -1,11 +1,14 @@
 """The `diff -o markdown` rendering of a PlanDiff document, for a PR comment or job summary."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline, split_notes
 from podgroup_plan.render.markdown import MAX_ROWS, cell, code, notes, table
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
 
 
 def _side(status: str | None, where: str | None) -> str:
@@ -58,3 +61,8 @@ def render_diff_markdown(doc: Mapping[str, Any], *, label_a: str = "A", label_b:
     for side, items in split_notes(doc):
         sections.append(notes(items, f"Notes, {side} (what the plan did not apply)"))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"
+
+
+def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    """The registry's entry (render/registry.py)."""
+    return render_diff_markdown(doc, label_a=options.label_a, label_b=options.label_b)

@@ -1,7 +1,7 @@
 """The `diff -o table` rendering of a PlanDiff document (see `podgroup_plan.diff`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -10,6 +10,9 @@ from podgroup_plan.render import layout
 from podgroup_plan.render.common import plural, ref
 from podgroup_plan.render.layout import Column, natural_ref_key
 from podgroup_plan.render.table import DEFAULT_WIDTH, notes_lines, status_text
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
 
 # A pod that one plan does not list was running in the input and that plan did not evict it
 # (pods[] lists every pending pod and every evicted one).
@@ -128,3 +131,14 @@ def print_diff(doc: Mapping[str, Any], console: Console, label_a: str, label_b: 
 def render_diff_table(doc: Mapping[str, Any], *, label_a: str = "A", label_b: str = "B",
                       width: int = DEFAULT_WIDTH, color: bool = False) -> str:
     return layout.render_lines(blocks(doc, label_a, label_b, width), color=color)
+
+
+# --- the registry's entries (render/registry.py) --------------------------------------------
+
+def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    return render_diff_table(doc, label_a=options.label_a, label_b=options.label_b,
+                             width=options.width)
+
+
+def render_terminal(doc: Mapping[str, Any], console: Console, options: RenderOptions) -> None:
+    print_diff(doc, console, options.label_a, options.label_b)

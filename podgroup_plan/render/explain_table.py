@@ -5,9 +5,12 @@ It reads only the document (the JSON of `explain -o json`), so both outputs alwa
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from podgroup_plan.render.layout import natural_key
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
 
 DEFAULT_WIDTH = 80
 
@@ -215,3 +218,8 @@ def _pods_on(pods: list[dict[str, Any]], field: str, limit: int = 8) -> str:
     items = [f"{_short(p['pod'])}->{p[field]}" for p in _natural(pods)]
     more = f", ... +{len(items) - limit} more" if len(items) > limit else ""
     return ", ".join(items[:limit]) + more
+
+
+def render_text(doc: dict[str, Any], options: RenderOptions) -> str:
+    """The registry's entry (render/registry.py)."""
+    return render_explanation(doc, width=options.width)

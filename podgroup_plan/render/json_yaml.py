@@ -7,9 +7,13 @@ input are byte-identical.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import orjson
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
+    from podgroup_plan.result import PlanResult
 
 
 def render_json(document: Mapping[str, Any]) -> str:
@@ -86,3 +90,18 @@ def _emit_item(item: Any, pad: str, lines: list[str]) -> None:
             _emit_item(sub, pad + "  ", lines)
     else:
         lines.append(f"{pad}- {_scalar(item) if not isinstance(item, (Mapping, list, tuple)) else ('{}' if isinstance(item, Mapping) else '[]')}")
+
+
+# --- the registry's entries (render/registry.py) --------------------------------------------
+
+def render_result_json(result: PlanResult, options: RenderOptions) -> str:
+    return render_json(result.to_dict())
+
+
+def render_result_yaml(result: PlanResult, options: RenderOptions) -> str:
+    return render_yaml(result.to_dict())
+
+
+def render_document_json(document: Mapping[str, Any], options: RenderOptions) -> str:
+    """A plain document (a diff, an explanation) as JSON."""
+    return render_json(document)

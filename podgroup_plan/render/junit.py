@@ -19,12 +19,15 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from podgroup_plan import KUBERNETES_VERSION, __version__
 from podgroup_plan.fail_on import CONDITIONS, group_conditions, pod_conditions
 from podgroup_plan.render import common
 from podgroup_plan.result import SCHEDULED, PlanResult, PodResult
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
 
 SUITE_PREFIX = "podgroup-plan"
 
@@ -233,3 +236,8 @@ def render_junit(result: PlanResult, fail_on: Iterable[str] | None = None) -> st
         _suite(root, name, cases, result)
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_text(result: PlanResult, options: RenderOptions) -> str:
+    """The registry's entry (render/registry.py): the report for the `--fail-on` given."""
+    return render_junit(result, list(options.fail_on))

@@ -7,13 +7,16 @@ rows, keeping what did not schedule, so the text stays under a comment's size li
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from podgroup_plan import KUBERNETES_VERSION
 from podgroup_plan.render import common
 from podgroup_plan.render.common import DASH, ref
 from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult
+
+if TYPE_CHECKING:
+    from podgroup_plan.render.registry import RenderOptions
 
 MAX_ROWS = 100
 
@@ -155,3 +158,8 @@ def render_markdown(result: PlanResult, *, pods: str = "pending",
     if result.notes:
         sections.append(notes(result.notes))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"
+
+
+def render_text(result: PlanResult, options: RenderOptions) -> str:
+    """The registry's entry (render/registry.py)."""
+    return render_markdown(result, pods=options.pods, configuration=options.configuration)

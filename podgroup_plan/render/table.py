@@ -26,6 +26,8 @@ from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult, PodGroupResul
 if TYPE_CHECKING:  # a terminal's console is made by the CLI; plain text needs no rich.console
     from rich.console import Console
 
+    from podgroup_plan.render.registry import RenderOptions
+
 # Width when nothing says otherwise (contract: COLUMNS, else the terminal's, else 80).
 DEFAULT_WIDTH = 80
 # At most this many rows of pods (or groups); -o json has them all.
@@ -389,3 +391,14 @@ def render_table(result: PlanResult, *, width: int = DEFAULT_WIDTH, color: bool 
                  pods: str = PODS_PENDING, configuration: str | None = None) -> str:
     """The table as text (a file, a pipe, tests); colour codes only when `color`."""
     return layout.render_lines(blocks(View(result, width, pods, configuration)), color=color)
+
+
+# --- the registry's entries (render/registry.py) --------------------------------------------
+
+def render_text(result: PlanResult, options: RenderOptions) -> str:
+    return render_table(result, width=options.width, pods=options.pods,
+                        configuration=options.configuration)
+
+
+def render_terminal(result: PlanResult, console: Console, options: RenderOptions) -> None:
+    print_result(result, console, pods=options.pods, configuration=options.configuration)

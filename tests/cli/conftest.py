@@ -1,6 +1,6 @@
 """CLI tests drive `podgroup-plan` through typer's CliRunner. Most replace the engine with
-hand-built PlanResults (tests/render/sample_plans.py) at the CLI's two seams, `_load` and
-`_plan`, so that they test the command line itself: flags, exit codes, streams, files."""
+hand-built PlanResults (tests/render/sample_plans.py) at the CLI's two seams, `inputs.load`
+and `planning.run_plan`, so that they test the command line itself: flags, exit codes, streams, files."""
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "render"))
 
-from podgroup_plan import cli  # noqa: E402
+from podgroup_plan.cli import inputs, planning  # noqa: E402
 
 
 @pytest.fixture
@@ -47,6 +47,6 @@ def engine(monkeypatch):
     import sample_plans
 
     fake = FakeEngine(results=[sample_plans.mixed()])
-    monkeypatch.setattr(cli, "_load", fake.load)
-    monkeypatch.setattr(cli, "_plan", fake.plan)
+    monkeypatch.setattr(inputs, "load", fake.load)
+    monkeypatch.setattr(planning, "run_plan", fake.plan)
     return fake

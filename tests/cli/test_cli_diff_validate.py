@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 
 import sample_plans
-from podgroup_plan import cli
-from podgroup_plan.cli import ProgressBar, app
+from podgroup_plan.cli import app, inputs, planning
+from podgroup_plan.cli.progress import ProgressBar
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.model.objects import Node
 
-REAL_LOAD = cli._load
+REAL_LOAD = inputs.load
 # The loader stand-ins return a cluster with one node: an input with no Node and no Pod is
 # bad input (contract.md), which test_cli_robustness.py covers.
 ONE_NODE = Node(name="n", labels={}, taints=(), unschedulable=False, allocatable={}, images=())
@@ -97,7 +97,7 @@ def test_diff_reports_problems_of_both_configurations(runner, monkeypatch, engin
     def plan(cluster, config, gates, label="Planning", config_file=None):
         raise InputError([Problem(file=label[-1].lower() + ".yaml", message="bad profile")])
 
-    monkeypatch.setattr(cli, "_plan", plan)
+    monkeypatch.setattr(planning, "run_plan", plan)
     engine.manifest_config = None
     result = run(runner, "diff", "m/", "--config-b", "b.yaml")
     assert result.exit_code == 2
@@ -108,7 +108,7 @@ def test_diff_loads_both_configs(runner, monkeypatch, engine):
     from podgroup_plan import loading
     from podgroup_plan.model.objects import ClusterInput
 
-    monkeypatch.setattr(cli, "_load", REAL_LOAD)
+    monkeypatch.setattr(inputs, "load", REAL_LOAD)
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     loaded = []
 
@@ -135,7 +135,7 @@ def loader(monkeypatch):
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)
     monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"kind": "KubeSchedulerConfiguration"}, raising=False)
-    monkeypatch.setattr(cli, "_check_config", lambda cluster, config, gates, config_file=None: None)
+    monkeypatch.setattr(planning, "check_config", lambda cluster, config, gates, config_file=None: None)
     return loading
 
 
@@ -163,7 +163,7 @@ def test_validate_checks_the_configuration_too(runner, loader, monkeypatch):
     def bad_config(cluster, config, gates, config_file=None):
         raise InputError([Problem(file="s.yaml", message='profiles[0]: unknown plugin "Nope"')])
 
-    monkeypatch.setattr(cli, "_check_config", bad_config)
+    monkeypatch.setattr(planning, "check_config", bad_config)
     result = run(runner, "validate", "m/", "--scheduler-config", "s.yaml")
     assert result.exit_code == 2
     assert result.stderr == 's.yaml: profiles[0]: unknown plugin "Nope"\n'
@@ -208,7 +208,7 @@ def test_progress_bar_appears_after_the_delay():
 
 def test_delayed_status_hidden_when_quick_and_shown_when_slow():
     import time
-    from podgroup_plan.cli import DelayedStatus
+    from podgroup_plan.cli.progress import DelayedStatus
 
     buffer = io.StringIO()
     with DelayedStatus("Reading", delay=5, console=terminal_console(buffer)) as quick:

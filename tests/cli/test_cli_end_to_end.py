@@ -186,7 +186,7 @@ def test_feature_gates_apply():
 @engine
 def test_progress_callback_is_passed_when_stderr_is_a_terminal(monkeypatch):
     import podgroup_plan.plan as plan_module
-    from podgroup_plan import cli
+    from podgroup_plan.cli import planning, progress
 
     class TTY:
         def isatty(self):
@@ -206,10 +206,10 @@ def test_progress_callback_is_passed_when_stderr_is_a_terminal(monkeypatch):
         return real(cluster, config, gates, progress=progress, **kw)
 
     monkeypatch.setattr(plan_module, "plan", spy)
-    monkeypatch.setattr(cli.sys, "stderr", TTY())
+    monkeypatch.setattr(planning.sys, "stderr", TTY())
     from podgroup_plan.loading import load_input
-    cli._plan(load_input([str(MANIFESTS)]), None, None)
-    assert isinstance(seen[0], cli.ProgressBar) and not seen[0].shown  # quick: no bar
+    planning.run_plan(load_input([str(MANIFESTS)]), None, None)
+    assert isinstance(seen[0], progress.ProgressBar) and not seen[0].shown  # quick: no bar
 
 
 @engine

@@ -1,4 +1,4 @@
-"""How the `podgroup-plan` process ends (`cli.main`, `cli._exit_at_once`): once a command has
+"""How the `podgroup-plan` process ends (`cli.main`, `cli.process._exit_at_once`): once a command has
 ended and its output is flushed, the process exits at once, without the interpreter's teardown
 (issue 16: about 0.03 s of the demo's 0.35 s start-up budget), and numpy's OpenBLAS starts no
 worker threads. None of that may change what a user sees: every command writes the same bytes on
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from podgroup_plan.cli import app, exit_status
+from podgroup_plan.cli import app
+from podgroup_plan.cli.process import exit_status
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = ROOT / "tests" / "cli" / "manifests"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from podgroup_plan import cli
+from podgroup_plan.cli import inputs, planning
 from podgroup_plan.cli import app
 
 HERE = Path(__file__).parent
@@ -263,7 +263,7 @@ def test_internal_error_exits_3_with_one_line(monkeypatch):
     def broken(*args, **kw):
         raise KeyError("a bug")
 
-    monkeypatch.setattr(cli, "_plan", broken)
+    monkeypatch.setattr(planning, "run_plan", broken)
     result = run("simulate", MANIFESTS)
     assert result.exit_code == 3
     assert result.stderr == ("podgroup-plan: internal error (a bug); please report it with the "
@@ -279,7 +279,7 @@ def test_every_command_guards_against_internal_errors(monkeypatch, command):
     def broken(*args, **kw):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "_load", broken)
+    monkeypatch.setattr(inputs, "load", broken)
     result = run(command[0], MANIFESTS, *command[1:])
     assert result.exit_code == 3
     assert result.stderr.endswith("ZeroDivisionError: division by zero\n")
@@ -289,7 +289,7 @@ def test_every_command_guards_against_internal_errors(monkeypatch, command):
 def test_an_internal_error_in_a_real_process_has_no_traceback(tmp_path):
     """The whole process: one line on stderr, exit 3, whatever rich or typer would print."""
     script = ("import sys; from podgroup_plan import cli\n"
-              "cli._plan = lambda *a, **k: 1 / 0\n"
+              "cli.planning.run_plan = lambda *a, **k: 1 / 0\n"
               "sys.argv = ['podgroup-plan', 'simulate', sys.argv[1]]\n"
               "cli.main()\n")
     result = subprocess.run([sys.executable, "-c", script, str(MANIFESTS)], env=ENV,

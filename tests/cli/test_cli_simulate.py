@@ -7,12 +7,13 @@ from pathlib import Path
 import yaml
 
 import sample_plans
-from podgroup_plan import cli
+from podgroup_plan.cli import inputs, planning
+from podgroup_plan.cli.fail_on import fail_conditions
 from podgroup_plan.cli import app
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.model.objects import Node
 
-REAL_LOAD = cli._load
+REAL_LOAD = inputs.load
 # The loader stand-ins return a cluster with one node: an input with no Node and no Pod is
 # bad input (contract.md), which test_cli_robustness.py covers.
 ONE_NODE = Node(name="n", labels={}, taints=(), unschedulable=False, allocatable={}, images=())
@@ -146,7 +147,7 @@ def test_fail_on_scheduler_error_counts_as_unschedulable():
     pod = replace(base.pods[0], status="Unschedulable", node=None, reason="SchedulerError",
                   message="pods in a group must agree on schedulerName")
     result = replace(base, pods=(pod,) + base.pods[1:])
-    assert cli.fail_conditions(result, ["unschedulable"]) == [
+    assert fail_conditions(result, ["unschedulable"]) == [
         "unschedulable: 1 pod and 0 groups not placed"]
 
 
@@ -193,7 +194,7 @@ def test_input_errors_list_every_problem_and_exit_2(runner, engine, monkeypatch)
     def bad_load(*args):
         raise InputError(problems)
 
-    monkeypatch.setattr(cli, "_load", bad_load)
+    monkeypatch.setattr(inputs, "load", bad_load)
     result = run(runner, "simulate", "a.yaml", "b.yaml", "-o", "json")
     assert result.exit_code == 2
     assert result.stdout == ""
@@ -235,7 +236,7 @@ def test_all_problems_from_input_config_and_gates_together(runner, monkeypatch):
 
     monkeypatch.setattr(loading, "load_input", load_input, raising=False)
     monkeypatch.setattr(loading, "load_scheduler_config", load_scheduler_config, raising=False)
-    monkeypatch.setattr(cli, "_parse_gates", parse_gates)
+    monkeypatch.setattr(inputs, "parse_gates", parse_gates)
     result = run(runner, "simulate", "m.yaml", "--scheduler-config", "s.yaml",
                  "--feature-gates", "Nope=true")
     assert result.exit_code == 2
@@ -255,7 +256,7 @@ def test_dash_reads_standard_input(runner, monkeypatch, engine):
         return ClusterInput(nodes=(ONE_NODE,))
 
     monkeypatch.setattr(loading, "load_input", load_input, raising=False)
-    monkeypatch.setattr(cli, "_load", REAL_LOAD)  # the real one, over a fake loader
+    monkeypatch.setattr(inputs, "load", REAL_LOAD)  # the real one, over a fake loader
     result = run(runner, "simulate", "-", "-o", "json", input="kind: Node\n")
     assert result.exit_code == 0, result.stderr
     assert seen == {"paths": ["-"], "stdin": b"kind: Node\n"}
@@ -282,7 +283,7 @@ def test_configuration_problems_name_the_flag_file():
     from podgroup_plan.model.objects import ClusterInput
 
     with pytest.raises(InputError) as exc:
-        cli._plan(ClusterInput(), {"profiles": [{"schedulerName": ""}]}, None, config_file=Path("conf/s.yaml"))
+        planning.run_plan(ClusterInput(), {"profiles": [{"schedulerName": ""}]}, None, config_file=Path("conf/s.yaml"))
     assert [str(p) for p in exc.value.problems] == [
         "conf/s.yaml: KubeSchedulerConfiguration: profiles[0].schedulerName: Required value"]
 

@@ -3,7 +3,7 @@
 Start-up time is measured by `python -m benchmarks.run --case demo-startup`, never here; these
 tests check the imports that made it slow, each in a fresh interpreter, so that a change that
 brings one back fails: pydantic (typer 0.29 builds a TypeAdapter per parameter unless
-`cli._plain_coercion` coerces it), jsonschema (only to describe a rejected document), rich (only
+`cli.app._plain_coercion` coerces it), jsonschema (only to describe a rejected document), rich (only
 for table output and progress), and the engine's optional parts (controllers, explain,
 preemption) when the input does not need them.
 """

@@ -10,7 +10,7 @@ from podgroup_plan.loading.aliases import (
     aliasing_problem,
     allowed_alias_ratio,
 )
-from podgroup_plan.loading.files import read_documents
+from podgroup_plan.loading.reading import read_documents
 
 
 def compose(text: str) -> yaml.Node:

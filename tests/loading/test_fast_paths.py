@@ -1,8 +1,8 @@
 """Loading's shortcuts change nothing a user sees.
 
 A large dump is loaded through two shortcuts: a pretty-printed JSON List is streamed item by
-item (`files._stream_list`) instead of parsed whole, and each object is checked by the compiled
-schema predicate (`schema.CheckCompiler`), jsonschema being asked only about the objects the
+item (`json_stream._stream_list`) instead of parsed whole, and each object is checked by the compiled
+schema predicate (`schema_compiler.CheckCompiler`), jsonschema being asked only about the objects the
 predicate refuses. On any input, here kubectl-layout objects with random damage, the shortcuts
 and the slow paths must give the same problems (every one, with the same FILE:LINE, object,
 field and message) or the same loaded objects.

@@ -4,11 +4,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from podgroup_plan.loading.files import (
-    FieldLines,
-    format_path,
-    read_documents,
-)
+from podgroup_plan.loading.field_lines import FieldLines, format_path
+from podgroup_plan.loading.reading import read_documents
 
 
 def read(*paths, stdin_text=None):

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from podgroup_plan.loading.schema import CheckCompiler, SchemaSet, bundled, schema_dir
+from podgroup_plan.loading.schema import SchemaSet, bundled, schema_dir
+from podgroup_plan.loading.schema_compiler import CheckCompiler
 
 from .samples import ALL, POD, POD_GROUP_V1BETA1, WORKLOAD_V1ALPHA2, sample
 

@@ -81,7 +81,7 @@ def test_the_fingerprint_follows_the_schemas_and_the_compiler(tmp_path, monkeypa
     base = schema_precompiled.fingerprint(files)
     assert schema_precompiled.fingerprint([("Pod.v1.json", b'{"type": "array"}')]) != base
     assert schema_precompiled.fingerprint(files + [("Node.v1.json", b"{}")]) != base
-    compiler = tmp_path / "schema.py"
+    compiler = tmp_path / "schema_compiler.py"
     compiler.write_bytes(schema_precompiled.COMPILER.read_bytes() + b"\n# changed\n")
     monkeypatch.setattr(schema_precompiled, "COMPILER", compiler)
     assert schema_precompiled.fingerprint(files) != base

@@ -1,6 +1,6 @@
 """The YAML fast path (objects built from libyaml's events) against PyYAML's node composer.
 
-`files._yaml_documents` builds each document straight from the parser's events and keeps only
+`yaml_stream.yaml_documents` builds each document straight from the parser's events and keeps only
 the lines of the objects; anything unusual (merge keys, explicit collection tags, complex keys,
 undefined aliases) sends the rest of the file through PyYAML's composer and constructor
 (`_node_documents`). Both must give the same documents, lines and problems.
@@ -14,13 +14,13 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from podgroup_plan.loading import files
+from podgroup_plan.loading import yaml_stream
 from podgroup_plan.loading.aliases import aliasing_problem
 
 
 def _both(text: str):
     out = []
-    for reader in (files._yaml_documents, files._node_documents):
+    for reader in (yaml_stream.yaml_documents, yaml_stream._node_documents):
         problems: list = []
         docs = [(d.obj, d.document, d.line, d.items) for d in reader("f.yaml", text, problems)]
         out.append((docs, [str(p) for p in problems]))
@@ -29,8 +29,8 @@ def _both(text: str):
 
 def _used_fast_path(text: str) -> bool:
     try:
-        list(files._event_documents("f.yaml", text, []))
-    except files._Unusual:
+        list(yaml_stream._event_documents("f.yaml", text, []))
+    except yaml_stream._Unusual:
         return False
     return True
 
@@ -93,7 +93,7 @@ def test_unusual_features_fall_back_with_the_same_result(text, fast):
 def test_fallback_resumes_after_the_documents_already_given():
     text = "apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\nm:\n  <<: {x: 1}\n"
     problems: list = []
-    docs = list(files._yaml_documents("f.yaml", text, problems))
+    docs = list(yaml_stream.yaml_documents("f.yaml", text, problems))
     assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4)]
     assert docs[1].obj["m"] == {"x": 1}
     assert problems == []
@@ -104,8 +104,8 @@ def test_fallback_resumes_after_the_documents_already_given():
 def _budget_path_read_all(text: str) -> bool:
     """Whether `_BudgetBuilder` read every document (no fall back to the node path)."""
     try:
-        list(files._event_documents("f.yaml", text, [], budget=True))
-    except files._Unusual:
+        list(yaml_stream._event_documents("f.yaml", text, [], budget=True))
+    except yaml_stream._Unusual:
         return False
     return True
 
@@ -166,7 +166,7 @@ def test_the_budget_path_resumes_after_the_documents_already_given():
     text = ("apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\nm: &t [1]\nn: *t\n---\n"
             "apiVersion: v1\nkind: C\n")
     problems: list = []
-    docs = list(files._yaml_documents("f.yaml", text, problems))
+    docs = list(yaml_stream.yaml_documents("f.yaml", text, problems))
     assert [(d.obj["kind"], d.document, d.line) for d in docs] == [("A", 1, 1), ("B", 2, 4), ("C", 3, 9)]
     assert docs[1].obj["n"] is docs[1].obj["m"]
     assert problems == []

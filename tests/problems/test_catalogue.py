@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from cases import CASES, Case  # noqa: E402
 
-from podgroup_plan import cli  # noqa: E402
+from podgroup_plan.cli import guard, output  # noqa: E402
 from podgroup_plan.cli import app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -83,10 +83,10 @@ def render(results: dict[str, tuple[list[str], str]]) -> str:
         "Two more outcomes are not about the input:",
         "",
         "* a result that cannot be written (a full disk, an unwritable `--output-file`): one line",
-        f"  such as `{cli.STDOUT_NAME}: cannot write: No space left on device`, exit 2 (a closed",
+        f"  such as `{output.STDOUT_NAME}: cannot write: No space left on device`, exit 2 (a closed",
         "  pipe, as in `| head`, ends quietly with the plan's own exit code);",
         "* an internal error, which is a bug: one line,",
-        f"  `{cli.INTERNAL_ERROR}<Type>: <message>`, exit 3; `--debug` adds the Python",
+        f"  `{guard.INTERNAL_ERROR}<Type>: <message>`, exit 3; `--debug` adds the Python",
         "  traceback.",
         "",
         "Beyond these cases, `tests/fuzz` runs the command line on mutated real manifests (wrong",

@@ -88,7 +88,7 @@ def failing(xml: str) -> set:
                                      ["unschedulable", "waiting", "preemption"]],
                          ids=lambda f: "+".join(f))
 def test_cases_fail_exactly_when_fail_on_would(make, fail_on):
-    from podgroup_plan.cli import fail_conditions
+    from podgroup_plan.cli.fail_on import fail_conditions
 
     plan = make()
     assert bool(failing(render_junit(plan, fail_on))) == bool(fail_conditions(plan, fail_on))

@@ -1,0 +1,73 @@
+"""`podgroup-plan explain`: why one pod, PodGroup or CompositePodGroup ended as it did."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from podgroup_plan.cli import emit, inputs
+from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
+from podgroup_plan.cli.guard import guard, input_errors
+from podgroup_plan.cli.options import (
+    DebugOpt,
+    FeatureGatesOpt,
+    NoExpandOpt,
+    PathsArg,
+    SchedulerConfigOpt,
+    metavar,
+    whole_number,
+    words_of,
+)
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.render.registry import EXPLANATION, choices
+
+FORMATS = choices(EXPLANATION)
+
+
+@app.command(cls=PlainCommand)
+def explain(
+    paths: PathsArg,
+    pod: Annotated[Optional[str], typer.Option(
+        "--pod", metavar="NS/NAME", show_default=False, help="Explain this pod.")] = None,
+    pod_group: Annotated[Optional[str], typer.Option(
+        "--pod-group", metavar="NS/NAME", show_default=False, help="Explain this PodGroup.")] = None,
+    composite_pod_group: Annotated[Optional[str], typer.Option(
+        "--composite-pod-group", metavar="NS/NAME", show_default=False,
+        help="Explain this CompositePodGroup.")] = None,
+    node: Annotated[Optional[str], typer.Option(
+        "--node", metavar="NAME", show_default=False,
+        help="Also show this node's verdict from every filter plugin and its scores.")] = None,
+    top: Annotated[str, typer.Option(
+        "--top", metavar="N", callback=lambda value: whole_number(value, "--top"),
+        help="How many best-scored nodes to show beside the plan's node.")] = "3",
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(FORMATS, "an explain output format"),
+        metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    no_expand: NoExpandOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Explain why one pod, PodGroup or CompositePodGroup ended as it did.
+
+    Plans the input exactly as simulate does. Exit 0 whatever the outcome, 2 on bad input or
+    when the target is not in the input."""
+    with guard(debug):
+        from podgroup_plan import explain as explaining
+
+        with input_errors():
+            given = [(explaining.POD, pod), (explaining.POD_GROUP, pod_group),
+                     (explaining.COMPOSITE_POD_GROUP, composite_pod_group)]
+            chosen = [(kind, text) for kind, text in given if text is not None]
+            if len(chosen) != 1:
+                raise InputError([Problem("-", "explain needs exactly one of --pod, --pod-group "
+                                               "and --composite-pod-group")])
+            target = explaining.parse_target(*chosen[0])
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster = inputs.expansion(cluster, no_expand)
+            source = inputs.config_source(scheduler_config)
+            document = inputs.naming(scheduler_config, lambda: explaining.explain(
+                cluster, target, scheduler_config=config, feature_gates=gates,
+                config_source=source, node=node, top=top))
+        emit.emit(EXPLANATION, output, document, None, emit.options())
+    raise typer.Exit(EXIT_OK)

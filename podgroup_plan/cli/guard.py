@@ -1,0 +1,80 @@
+"""Errors at the command line's edge: bad input (every problem on stderr, exit 2), and anything
+else that escapes a command, which is a bug (one line, exit 3, the traceback only with
+`--debug`). `collect`/`gather` run every step of a command even when an earlier one found
+problems, so that one run lists them all."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import typer
+
+from podgroup_plan.cli.app import EXIT_INPUT, EXIT_INTERNAL
+from podgroup_plan.errors import InputError, Problem
+
+INTERNAL_ERROR = ("podgroup-plan: internal error (a bug); please report it with the input and the "
+                  "--debug output: ")
+
+
+@contextmanager
+def guard(debug: bool) -> Iterator[None]:
+    """Anything but bad input, a usage error or an exit that escapes a command is a bug: one line
+    on stderr and exit 3 (docs/contract.md), with the traceback only under `--debug`. A broken
+    pipe is not a bug: `podgroup-plan ... | head` ends quietly (`write`)."""
+    # Usage errors derive from the ClickException of the click typer uses: recent typers vendor
+    # their own (`typer._click`) and do not install `click` at all, older ones use `click`.
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        yield
+    except (typer.Exit, typer.Abort, usage_error):
+        raise
+    except Exception as err:  # noqa: BLE001 - the point: no traceback reaches a user
+        if debug:
+            import traceback
+
+            typer.echo("".join(traceback.format_exception(err)), err=True, nl=False)
+        typer.echo(INTERNAL_ERROR + internal_error_text(err), err=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def internal_error_text(err: BaseException) -> str:
+    """`Type: message` on one line, cut when long."""
+    from podgroup_plan.errors import shorten
+
+    message = " ".join(str(err).split())
+    return f"{type(err).__name__}: {shorten(message)}" if message else type(err).__name__
+
+
+@contextmanager
+def input_errors() -> Iterator[None]:
+    """Bad input: every problem on stderr, one per line, and exit 2."""
+    try:
+        yield
+    except InputError as err:
+        lines = [str(p) for p in err.problems] if err.problems else [str(err)]
+        for line in dict.fromkeys(lines):  # the same problem found twice is listed once
+            typer.echo(line, err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+
+
+def collect(*steps: Callable[[], Any]) -> list[Any]:
+    """Run every step even when an earlier one raised InputError, so that all problems are
+    reported together; raise one InputError carrying all of them."""
+    values, problems = gather(*steps)
+    if problems:
+        raise InputError(problems)
+    return values
+
+
+def gather(*steps: Callable[[], Any]) -> tuple[list[Any], list[Problem]]:
+    """Every step's value (for a step that raised InputError, what it could read despite the
+    problems, or None) and every problem."""
+    problems: list[Problem] = []
+    values = []
+    for step in steps:
+        try:
+            values.append(step())
+        except InputError as err:
+            problems.extend(err.problems)
+            values.append(err.partial)
+    return values, problems

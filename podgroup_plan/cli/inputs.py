@@ -1,0 +1,144 @@
+"""Reading what a command is given: the manifests (files, folders, standard input), the
+configuration files and `--feature-gates`, with every problem of all of them reported at once
+(`load`); `--output-file` checked against them (nothing the tool reads is ever modified) and
+`--no-expand`. A new input source (another kind of file, a flag that reads one) starts here and
+in `loading/`."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from podgroup_plan.cli.guard import gather
+from podgroup_plan.cli.output import is_terminal
+from podgroup_plan.cli.progress import DelayedStatus
+from podgroup_plan.errors import InputError, Problem
+
+if TYPE_CHECKING:
+    from podgroup_plan.model.objects import ClusterInput
+
+# The file name config.configuration.build_profiles() gives problems of a configuration it was
+# handed without one.
+UNNAMED_CONFIG = "<config>"
+
+
+def naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
+    """Run `step`; the configuration problems it reports get their line in the file (and any
+    still against an unnamed configuration name `config_file`)."""
+    from podgroup_plan.loading import with_lines
+
+    try:
+        return step()
+    except InputError as err:
+        problems = err.problems if config_file is None else [
+            dataclasses.replace(p, file=str(config_file)) if p.file == UNNAMED_CONFIG else p
+            for p in err.problems]
+        raise InputError(with_lines(problems)) from None
+
+
+def read_stdin(paths: list[str]) -> bytes | str | None:
+    """Standard input's bytes when a PATH is `-` (decoded by loading, which reports bytes that
+    are not UTF-8 as bad input). typer's CliRunner swaps sys.stdin, so this works in tests."""
+    if "-" not in paths:
+        return None
+    buffer = getattr(sys.stdin, "buffer", None)
+    return buffer.read() if buffer is not None else sys.stdin.read()
+
+
+def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
+          manifest_config_used: bool = True,
+          ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
+    """Read the manifests, each configuration file (None: no file) and the feature gates, and
+    build the profiles of every configuration that will be used (`manifest_config_used`: the
+    one found among the manifests stands in for a None); every problem of all of them in one
+    InputError, so that a bad flag or a broken manifest hides nothing else."""
+    from podgroup_plan import loading
+
+    stdin_text = read_stdin(paths)
+
+    def load_input() -> Any:
+        with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
+            return loading.load_input(list(paths), stdin_text)
+
+    steps: list[Callable[[], Any]] = [load_input]
+    steps += [(lambda f=f: loading.load_scheduler_config(str(f)) if f is not None else None)
+              for f in config_files]
+    steps.append(lambda: parse_gates(feature_gates))
+    (cluster, *configs, gates), problems = gather(*steps)
+    checks = [(config, str(f)) for f, config in zip(config_files, configs)
+              if f is not None and config is not None]
+    if (manifest_config_used and cluster is not None and cluster.scheduler_config is not None
+            and any(f is None for f in config_files)):
+        checks.append((cluster.scheduler_config,
+                       cluster.scheduler_config_source or UNNAMED_CONFIG))
+    problems += gather(*[lambda c=c, f=f: build_profiles(c, gates, f) for c, f in checks])[1]
+    if problems:
+        text = stdin_text.decode("utf-8", "replace") if isinstance(stdin_text, bytes) else stdin_text
+        raise InputError(loading.with_lines(problems, text))
+    loading.check_not_empty(cluster, paths)
+    return cluster, configs, gates
+
+
+def build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> None:
+    from podgroup_plan.config.configuration import build_profiles
+
+    # gates that did not parse are reported on their own; the profiles are built with the rest
+    build_profiles(config, gates or {}, file=file)
+
+
+def check_output_file(output_file: Path | None, paths: list[str],
+                       config_files: Sequence[Path | None]) -> None:
+    """`--output-file` must not name anything the command reads: nothing the tool reads is
+    ever modified (a typo such as `--output-file cluster.yaml` would destroy the input)."""
+    if output_file is None:
+        return
+    from podgroup_plan.loading.paths import MANIFEST_SUFFIXES, expand_paths, same_file
+
+    files, _ = expand_paths([p for p in paths if p != "-"])
+    files += [str(f) for f in config_files if f is not None]
+    for name in files:
+        if same_file(str(output_file), name):
+            raise InputError([Problem(str(output_file), f"--output-file names an input ({name}); "
+                                      "it would be overwritten: choose another file")])
+    # A new manifest-named file inside an input folder would be read as input by the next run
+    # (and then refused as one): say so now, not on the second run.
+    if str(output_file).endswith(MANIFEST_SUFFIXES):
+        target = os.path.realpath(output_file)
+        for folder in (p for p in paths if p != "-" and os.path.isdir(p)):
+            root = os.path.realpath(folder)
+            hidden = any(part.startswith(".") for part in os.path.relpath(target, root).split(os.sep))
+            if os.path.commonpath([root, target]) == root and not hidden:
+                raise InputError([Problem(str(output_file), f"--output-file is inside the input "
+                                          f"folder {folder}: the next run would read it as input; "
+                                          "choose a file outside it")])
+
+
+def parse_gates(text: str | None) -> dict[str, bool] | None:
+    if text is None:
+        return None
+    from podgroup_plan.config.configuration import parse_feature_gates
+
+    return parse_feature_gates(text)
+
+
+def expansion(cluster: ClusterInput, no_expand: bool) -> ClusterInput:
+    """`--no-expand`: the controllers are dropped before the plan (a note says so)."""
+    if not no_expand:
+        return cluster
+    from podgroup_plan.controllers import without_expansion
+
+    return without_expansion(cluster)
+
+
+def without_config(cluster: ClusterInput) -> ClusterInput:
+    if cluster.scheduler_config is None:
+        return cluster
+    return dataclasses.replace(cluster, scheduler_config=None)
+
+
+
+def config_source(config_file: Path | None) -> str:
+    return str(config_file) if config_file is not None else UNNAMED_CONFIG

@@ -1,0 +1,67 @@
+"""`podgroup-plan simulate`: plan the pending pods and PodGroups, show where they land."""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from podgroup_plan.cli import emit, inputs, planning
+from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
+from podgroup_plan.cli.fail_on import FAIL_ON, fail_conditions
+from podgroup_plan.cli.guard import guard, input_errors
+from podgroup_plan.cli.header import configuration_label
+from podgroup_plan.cli.options import (
+    DebugOpt,
+    FeatureGatesOpt,
+    NoExpandOpt,
+    OutputFileOpt,
+    PathsArg,
+    SchedulerConfigOpt,
+    metavar,
+    words_of,
+)
+from podgroup_plan.render.registry import RESULT, choices
+
+FORMATS = choices(RESULT)
+# `--pods`: what the table and Markdown list.
+PODS_SHOWN = ("pending", "all")
+
+
+@app.command(cls=PlainCommand)
+def simulate(
+    paths: PathsArg,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(FORMATS, "an output format"),
+        metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
+    output_file: OutputFileOpt = None,
+    fail_on: Annotated[Optional[list[str]], typer.Option(
+        "--fail-on", callback=words_of(FAIL_ON, "a --fail-on condition"), show_default=False,
+        metavar=metavar(FAIL_ON),
+        help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
+             "or evicts a pod. Repeatable.")] = None,
+    pods: Annotated[str, typer.Option(
+        "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
+        help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
+             "or every pod (all). JSON and YAML always list every pod.")] = PODS_SHOWN[0],
+    debug: DebugOpt = False,
+    no_expand: NoExpandOpt = False,
+) -> None:
+    """Plan the pending pods and PodGroups; show where they land.
+
+    Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
+    with guard(debug):
+        with input_errors():
+            inputs.check_output_file(output_file, paths, [scheduler_config])
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster = inputs.expansion(cluster, no_expand)
+            result = inputs.naming(scheduler_config, lambda: planning.run_plan(
+                cluster, config, gates, config_file=scheduler_config))
+        emit.emit(RESULT, output, result, output_file, emit.options(
+            pods=pods, configuration=configuration_label(scheduler_config, cluster),
+            fail_on=tuple(fail_on or ())))
+        held = fail_conditions(result, fail_on or [])
+        for line in held:
+            typer.echo(f"podgroup-plan: --fail-on {line}", err=True)
+    raise typer.Exit(EXIT_CONDITION if held else EXIT_OK)

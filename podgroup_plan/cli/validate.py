@@ -1,0 +1,32 @@
+"""`podgroup-plan validate`: check the input without planning."""
+from __future__ import annotations
+
+import typer
+
+from podgroup_plan.cli import inputs, planning
+from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
+from podgroup_plan.cli.guard import guard, input_errors
+from podgroup_plan.cli.options import DebugOpt, FeatureGatesOpt, PathsArg, SchedulerConfigOpt
+from podgroup_plan.cli.output import write
+
+
+@app.command(cls=PlainCommand)
+def validate(
+    paths: PathsArg,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Check the input without planning.
+
+    Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
+    with guard(debug):
+        with input_errors():
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            inputs.naming(scheduler_config, lambda: planning.check_config(
+                cluster, config, gates, scheduler_config))
+        from podgroup_plan import loading
+
+        write("".join(line + "\n" for line in loading.summarize(cluster)) + "Input is valid.\n",
+              None)
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,99 @@
+"""The output formats: for each kind of document a command writes, format name -> renderer.
+
+A new output format is one renderer module plus one line here; the command's `-o` choices (their
+order, the help's `table|json|...` and the words of a wrong choice) come from this table. A
+renderer is named by `module:function` and imported only when chosen, so that start-up pays
+for no renderer, nor for what one imports (rich, XML, ...).
+
+    text(document, options) -> str                 the output as text (a file, a pipe, tests)
+    terminal(document, console, options) -> None   optional: printed on a terminal (rich
+                                                   console, colour, the console's width); used
+                                                   when the output goes to a terminal
+
+The documents: RESULT a `PlanResult` (`simulate`), DIFF and EXPLANATION the plain dicts that
+`diff.diff_plans` and `explain.explain` build.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+RESULT = "result"
+DIFF = "diff"
+EXPLANATION = "explanation"
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """What a command tells every renderer; each takes what it uses. `width`: the table width
+    (contract.md: COLUMNS, the terminal's, else 80); `pods`: `--pods`; `configuration`: how the
+    header names the configuration used; `fail_on`: the `--fail-on` conditions given;
+    `label_a`/`label_b`: how a diff names its two configurations."""
+
+    width: int = 80
+    pods: str = "pending"
+    configuration: str | None = None
+    fail_on: tuple[str, ...] = ()
+    label_a: str = "A"
+    label_b: str = "B"
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    text: str  # "module:function", (document, RenderOptions) -> str
+    terminal: str | None = None  # "module:function", (document, Console, RenderOptions) -> None
+
+
+def _formats(*formats: Format) -> dict[str, Format]:
+    return {f.name: f for f in formats}
+
+
+# The order is the order of the choices in the help and in the answer to a wrong one.
+FORMATS: Mapping[str, Mapping[str, Format]] = {
+    RESULT: _formats(
+        Format("table", "podgroup_plan.render.table:render_text",
+               terminal="podgroup_plan.render.table:render_terminal"),
+        Format("json", "podgroup_plan.render.json_yaml:render_result_json"),
+        Format("yaml", "podgroup_plan.render.json_yaml:render_result_yaml"),
+        Format("markdown", "podgroup_plan.render.markdown:render_text"),
+        Format("junit", "podgroup_plan.render.junit:render_text"),
+    ),
+    DIFF: _formats(
+        Format("table", "podgroup_plan.render.diff_table:render_text",
+               terminal="podgroup_plan.render.diff_table:render_terminal"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("markdown", "podgroup_plan.render.diff_markdown:render_text"),
+    ),
+    EXPLANATION: _formats(
+        Format("table", "podgroup_plan.render.explain_table:render_text"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+    ),
+}
+
+
+def choices(document: str) -> list[str]:
+    """The format names for `document`, in order (the `-o` choices)."""
+    return list(FORMATS[document])
+
+
+def _function(target: str) -> Callable[..., Any]:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
+def render_text(document: str, name: str, value: Any, options: RenderOptions) -> str:
+    """`value` in format `name` as text."""
+    return _function(FORMATS[document][name].text)(value, options)  # type: ignore[no-any-return]
+
+
+def terminal_renderer(document: str, name: str
+                      ) -> Callable[[Any, Console, RenderOptions], None] | None:
+    """The renderer that prints format `name` on a terminal, or None when it has none (then
+    its text is written, as to a file)."""
+    target = FORMATS[document][name].terminal
+    return _function(target) if target is not None else None
