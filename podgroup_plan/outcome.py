@@ -35,10 +35,15 @@ from podgroup_plan.result import (
 )
 from podgroup_plan.plugins.gang_scheduling import required_count
 from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.state.journal import Journal
 
 
 class Recorder:
-    def __init__(self, cluster: ClusterInput, state: ClusterState, gates: FeatureGates):
+    def __init__(self, cluster: ClusterInput, state: ClusterState, gates: FeatureGates,
+                 journal: Journal | None = None):
+        # Every record goes through the journal, so that a Planner's tentative scope can take
+        # it back (state/journal.py); outside a scope a write is a plain write.
+        self.journal = journal if journal is not None else Journal()
         self.cluster = cluster
         self.state = state
         self.gates = gates
@@ -69,47 +74,50 @@ class Recorder:
     # ----- what happened -----------------------------------------------------------------
 
     def ignored(self, pod: Pod) -> None:
-        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, IGNORED)
+        self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, IGNORED))
 
     def ignored_group(self, key: tuple[str, str]) -> None:
         """Every pending member has a schedulerName no profile serves: no cycle will run."""
-        self.ignored_groups.add(key)
+        self.journal.add(self.ignored_groups, key)
 
     def waiting(self, pods: list[Pod], group: PodGroup | None, message: str) -> None:
         for pod in pods:
-            self.pods[pod.key] = PodResult(
+            self.journal.setitem(self.pods, pod.key, PodResult(
                 pod.namespace, pod.name, pod.pod_group, WAITING, reason=None, message=message
-            )
+            ))
         if group is not None:
-            self.waiting_groups[group.key] = message
+            self.journal.setitem(self.waiting_groups, group.key, message)
 
     def scheduled(self, pod: Pod, node: int) -> None:
-        self.bound_in_order.append(pod)
-        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED, node=self.state.node_names[node])
+        self.journal.append(self.bound_in_order, pod)
+        self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED,
+                                                           node=self.state.node_names[node]))
         if self.tracer is not None:
             self.tracer.outcome(pod, SCHEDULED, self.state.node_names[node], None)
 
     def unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
-        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE, reason=reason,
-                                       message=message, nominated_node=nominated_node)
+        self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE,
+                                                           reason=reason, message=message,
+                                                           nominated_node=nominated_node))
         if self.tracer is not None:
             self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
 
     def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> VictimResult:
         """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
         kube-scheduler writes on the victim."""
-        self.pods[pod.key] = PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED, node=node,
-                                       reason=None, message=message)
-        self.victims[pod.key] = VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor)
+        self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED,
+                                                           node=node, reason=None, message=message))
+        self.journal.setitem(self.victims, pod.key,
+                             VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor))
         if self.tracer is not None:
             self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
-            self.evicted_groups[(pod.namespace, pod.pod_group)] = message
+            self.journal.setitem(self.evicted_groups, (pod.namespace, pod.pod_group), message)
         return self.victims[pod.key]
 
     def preemption(self, preemptor: Preemptor, victims: list[VictimResult], spared: list) -> None:
         """One successful preemption, in plan order, for the table."""
-        self.preemptions.append(PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
+        self.journal.append(self.preemptions, PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
 
     def placements(self, group, trials, domain: str | None, succeeded: bool = False) -> None:
         """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
@@ -121,9 +129,9 @@ class Recorder:
             # kube-scheduler, plan.py `_run_group_cycle`) keeps the account of the cycle that
             # placed it.
             return
-        self.group_placements[group.key] = trials
+        self.journal.setitem(self.group_placements, group.key, trials)
         if domain is not None:
-            self.group_domain[group.key] = domain
+            self.journal.setitem(self.group_domain, group.key, domain)
         if self.tracer is not None:
             self.tracer.placement_run(group.namespace, group.name,
                                       [p.to_dict() for p in self.group_placements[group.key]])
@@ -132,16 +140,17 @@ class Recorder:
         """Every CompositePodGroup of a tree that did not pass the quorum gate."""
         for node in root.walk():
             if not node.is_leaf:
-                self.waiting_composites[node.key] = message
+                self.journal.setitem(self.waiting_composites, node.key, message)
 
     def composite_cycle(self, cpg, scheduled: bool, message: str | None, trials, domain: str | None) -> None:
         """A CompositePodGroup's outcome in its root's cycle (the planner's summary: v1.37.0
         writes no CompositePodGroup status) and its candidates' account."""
         if scheduled or cpg.key not in self.composite_ever_scheduled:
             # as for a PodGroup's condition: a later cycle for leftover pods does not undo it
-            self.composite_outcome[cpg.key] = ("Scheduled" if scheduled else "Unschedulable", message)
+            self.journal.setitem(self.composite_outcome, cpg.key,
+                                 ("Scheduled" if scheduled else "Unschedulable", message))
         if scheduled:
-            self.composite_ever_scheduled.add(cpg.key)
+            self.journal.add(self.composite_ever_scheduled, cpg.key)
         if trials is not None:
             self.placements(cpg, trials, domain, scheduled)
         if self.tracer is not None:
@@ -155,9 +164,9 @@ class Recorder:
             # updatePodGroupCondition (v1.37.0) never turns a True condition back to False: a
             # later cycle of a scheduled group (its leftover pods' retry) leaves it as it is.
             return
-        self.group_outcome[group.key] = (reason, message)
+        self.journal.setitem(self.group_outcome, group.key, (reason, message))
         if reason == "Scheduled":
-            self.group_ever_scheduled.add(group.key)
+            self.journal.add(self.group_ever_scheduled, group.key)
 
     # ----- the result --------------------------------------------------------------------
 

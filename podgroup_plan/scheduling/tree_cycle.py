@@ -9,7 +9,7 @@ PodGroup: binding is atomic at the root, a leaf that failed binds nothing, and a
 binds nothing below it. CompositePodGroups own no pods and get no condition; the planner records
 their outcome as its own summary (contract.md, `compositePodGroups[]`).
 
-`passes` is the plan's pass runner (plan.py `_Passes`): state, frameworks, record, nominator.
+`passes` is the plan's pass runner (passes.py `Passes`): state, frameworks, record, nominator.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class TreeCycle:
     def run(self) -> bool:
         passes, entity, record = self.passes, self.entity, self.record
         leaves = self.root.leaves()
-        placed = [p for leaf in leaves for p in passes._placed_members(leaf.group)]
+        placed = [p for leaf in leaves for p in passes.placed_members(leaf.group)]
         error = validate_pod_group(self.root.group, entity.pods, placed, passes.frameworks,
                                    passes.preemption_policy_gate)
         if error is not None:
@@ -52,7 +52,7 @@ class TreeCycle:
             for node in self.root.walk():
                 if not node.is_leaf:
                     record.composite_cycle(node.group, False, error, None, None)
-            passes._failed(entity, set())
+            passes.failed(entity, set())
             return False
         fwk = passes.frameworks[entity.pods[0].scheduler_name]
         queued = self._queued()
@@ -61,7 +61,7 @@ class TreeCycle:
         if result.status.is_success():
             self.succeeded = True
             return self._bind(result, queued, plugins)
-        passes._failed(entity, plugins)
+        passes.failed(entity, plugins)
         outcome = passes.post_filter(fwk, self.root.group, entity.pods, result.status,
                                      lambda: self._rerun(fwk, queued))
         self._failed(result, queued, outcome)
@@ -113,9 +113,9 @@ class TreeCycle:
                         error=r.status.code == Code.ERROR, node=None))
                 record.group_cycle(leaf, "SchedulerError" if r.status.code == Code.ERROR else "Unschedulable",
                                    r.status.message)
-        self.entity.pods = [p for p in self.entity.pods if p.key not in bound]
+        passes.journal.setattr(self.entity, "pods", [p for p in self.entity.pods if p.key not in bound])
         if self.entity.pods:
-            passes._failed(self.entity, plugins)
+            passes.failed(self.entity, plugins)
         return True
 
     def _failed(self, result: NodeResult, queued, outcome) -> None:
