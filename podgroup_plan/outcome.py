@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Sequence
 
+import numpy as np
+
+from podgroup_plan.capacity import NodeUsage
 from podgroup_plan.plugins import registry
 from podgroup_plan.config.configuration import describe_not_applied
 from podgroup_plan.config.defaults import gate_enabled
@@ -70,6 +73,9 @@ class Recorder:
         self.composite_outcome: dict[tuple[str, str], tuple[str, str | None]] = {}
         self.composite_ever_scheduled: set[tuple[str, str]] = set()
         self.waiting_composites: dict[tuple[str, str], str] = {}
+        # the nodes' usage as the plan found it, for the result's capacity section
+        # (capacity.py): two small column copies, made before any cycle runs
+        self.usage_before = (state.requested.copy(), state.pod_count.copy())
 
     # ----- what happened -----------------------------------------------------------------
 
@@ -199,7 +205,22 @@ class Recorder:
             owner_parents=dict(self.cluster.owner_parents),
             feature_gates=self.gates.differing_from_upstream(),
             group_parents={g.key: g.parent for g in self.cluster.pod_groups if g.parent},
+            usage=self._usage(),
         )
+
+    def _usage(self) -> NodeUsage:
+        """Every node's usage before and after the plan (capacity.py), from the state's columns
+        (a resource first seen during the plan had nothing requested before it)."""
+        state = self.state
+        requested, count = self.usage_before
+        if requested.shape[0] < state.requested.shape[0]:
+            extra = np.zeros((state.requested.shape[0] - requested.shape[0], state.n), dtype=np.int64)
+            requested = np.vstack([requested, extra])
+        keys = [g.topology_key for g in self.cluster.pod_groups]
+        keys += [c.topology_key for c in self.cluster.composite_pod_groups]
+        return NodeUsage.from_state(state.nodes, state.resource_names, state.allocatable, state.allowed_pods,
+                                    (requested, count), (state.requested, state.pod_count), keys,
+                                    pods_after=state.pods_on_node)
 
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
         """(placed, pending) member pods per group after the plan, in one pass over the pods."""

@@ -7,7 +7,10 @@ whatever the input order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.capacity import Capacity, NodeUsage
 
 API_VERSION = "podgroup-plan/v1"
 
@@ -304,6 +307,18 @@ class PlanResult:
     # (namespace, name) of a PodGroup with a parent -> its parentCompositePodGroupName, so the
     # table can draw CompositePodGroup trees down to the leaves. Not part of the JSON document.
     group_parents: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    # Every node's usage before and after the plan (capacity.py), for the `capacity` section and
+    # the HTML map; None for a result not made by a plan.
+    usage: "NodeUsage | None" = field(default=None, compare=False, repr=False)
+
+    @property
+    def capacity(self) -> "Capacity | None":
+        """Free GPUs and N-GPU slots per zone and rack, before and after (capacity.py)."""
+        if self.usage is None:
+            return None
+        from podgroup_plan.capacity import capacity
+
+        return capacity(self.usage)
 
     def root_owner(self, namespace: str, owner: OwnerRef | None) -> OwnerRef | None:
         """The top of `owner`'s chain of controlling owners (a JobSet for a pod of one of its
@@ -340,4 +355,5 @@ class PlanResult:
             "compositePodGroups": [c.to_dict() for c in self.composite_pod_groups],
             "victims": [v.to_dict() for v in self.victims],
             "notes": list(self.notes),
+            **({} if self.usage is None else {"capacity": self.capacity.to_dict()}),
         }

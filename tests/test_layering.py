@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "podgroup_plan"
-CORE = ["model", "state", "framework", "plugins", "scheduling", "plan", "queue", "outcome", "result", "diff", "errors", "fail_on"]
+CORE = ["model", "state", "framework", "plugins", "scheduling", "plan", "queue", "outcome", "result", "diff", "errors", "fail_on",
+        "capacity"]
 OUTSIDE = {"yaml", "jsonschema", "typer", "rich"}
 EDGES = {"podgroup_plan.loading", "podgroup_plan.render", "podgroup_plan.cli"}
 
