@@ -183,13 +183,13 @@ def test_diff_page_has_both_maps_and_shows_a_moved_pod_on_each(browser, tmp_path
     loaded = load(browser, tmp_path, diff_page(), "diff.html")
     page = loaded.page
     assert loaded.errors == [] and loaded.requests == [page.url]
-    assert page.locator('.cell[data-map="a"]').count() == a.summary.nodes
-    assert page.locator('.cell[data-map="b"]').count() == b.summary.nodes
+    assert page.locator('.map[data-map="a"] .cell').count() == a.summary.nodes
+    assert page.locator('.map[data-map="b"] .cell').count() == b.summary.nodes
     moved = next(p for p in doc["pods"] if p["a"]["node"] and p["b"]["node"] and p["a"]["node"] != p["b"]["node"])
     gid = f'pod:{moved["namespace"]}/{moved["name"]}'
     for key in ("a", "b"):
         page.locator(f'button.show[data-group="{gid}"][data-map="{key}"]').click()
-        lit = page.eval_on_selector_all(f'.cell.hl[data-map="{key}"]', "cs => cs.map(c => +c.getAttribute('data-i'))")
+        lit = page.eval_on_selector_all(f'.map[data-map="{key}"] .cell.hl', "cs => cs.map(c => +c.getAttribute('data-i'))")
         names = (a if key == "a" else b).usage.names
         assert [names[i] for i in lit] == [moved[key]["node"]]
     page.close()

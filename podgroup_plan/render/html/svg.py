@@ -48,7 +48,7 @@ def columns(count: int) -> int:
     return min(48, max(16, ceil((count * 2) ** 0.5)))
 
 
-def rack_svg(map_key: str, rack: Rack, label: str, moved: Iterable[int] = ()) -> str:
+def rack_svg(rack: Rack, label: str, moved: Iterable[int] = ()) -> str:
     """One rack's cells. Each cell is focusable through the map's roving tabindex (report.js);
     its label says what the tooltip says first."""
     moved = set(moved)
@@ -60,23 +60,23 @@ def rack_svg(map_key: str, rack: Rack, label: str, moved: Iterable[int] = ()) ->
     for k, node in enumerate(rack.nodes):
         x, y = GAP + (k % cols) * (CELL + GAP), GAP + (k // cols) * (CELL + GAP)
         m = default_measure(node)
-        used, alloc = node.after[m], node.allocatable[m]
-        what = "GPU" if MEASURES[m] == GPU else "CPU"
-        aria = f"{node.name}: {what} {_amount(MEASURES[m], used)} of {_amount(MEASURES[m], alloc)} requested"
+        alloc = node.allocatable[m]
+        share = f"{round(100 * node.after[m] / alloc)}%" if alloc > 0 else "none"
+        aria = f"{node.name}, {'GPU' if MEASURES[m] == GPU else 'CPU'} {share}"
         placed, evicted = node.count(PLACED), node.count(EVICTED)
         if placed:
             aria += f", {placed} placed"
         if evicted:
             aria += f", {evicted} evicted"
-        out.append(f'<g class="cell" data-map="{map_key}" data-i="{node.index}" tabindex="-1" role="button" '
-                   f'aria-label="{escape(aria)}" transform="translate({x},{y})">'
-                   f'<rect width="{CELL}" height="{CELL}" rx="2" fill="{fill(node)}"/>')
+        # size and corners of the rect come from the style sheet (.cell rect): 5,000 cells
+        out.append(f'<g class="cell" data-i="{node.index}" tabindex="-1" role="button" '
+                   f'aria-label="{escape(aria)}" transform="translate({x},{y})"><rect fill="{fill(node)}"/>')
         if placed:
-            out.append(f'<path class="mk-placed" d="M{CELL - 9} 0H{CELL}V9Z"/>')
+            out.append('<path class="mk-placed" d="M9 0H18V9Z"/>')
         if evicted:
             out.append('<path class="mk-evicted" d="M3 3L10 10M10 3L3 10"/>')
         if node.index in moved:
-            out.append(f'<circle class="mk-moved" cx="{CELL - 5}" cy="{CELL - 5}" r="3.5"/>')
+            out.append('<circle class="mk-moved" cx="13" cy="13" r="3.5"/>')
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)

@@ -20,6 +20,10 @@ from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult
 RUNNING, PLACED, EVICTED, MOVED = "r", "n", "e", "m"
 # At most this many pods named per reason; the JSON result has them all.
 NAMED_PER_REASON = 50
+# Placement candidates listed per group (the chosen one always among them), and above how many
+# groups only the one-line summary is shown: 2,500 gangs over 50 racks would be 125,000 rows.
+PLACEMENTS_SHOWN = 12
+PLACEMENT_TABLES_UP_TO = 100
 
 
 @dataclass
@@ -134,30 +138,50 @@ class Group:
     nodes: list[int]  # map rows its pods run on after the plan (evicted from, if none runs)
     parent: str | None = None
     depth: int = 0
+    placement_line: str | None = None  # the table's one-line summary of the candidates
+    placements_total: int = 0  # candidates in the run (placements lists at most PLACEMENTS_SHOWN)
+
+
+def _shown_placements(trials: Any, tables: bool) -> tuple[list[dict[str, Any]] | None, int]:
+    """The candidates a group's placements table lists: the first PLACEMENTS_SHOWN in evaluation
+    order, the chosen one added if it is later; none (only the summary line) when `tables` is off."""
+    if trials is None:
+        return None, 0
+    total = len(trials)
+    if not tables:
+        return None, total
+    shown = [trials[i].to_dict() for i in range(min(total, PLACEMENTS_SHOWN))]
+    chosen = next((i for i in range(PLACEMENTS_SHOWN, total) if trials[i].chosen), None)
+    if chosen is not None:
+        shown.append(trials[chosen].to_dict())
+    return shown, total
 
 
 def groups(result: PlanResult, cmap: ClusterMap) -> list[Group]:
     """Every PodGroup and CompositePodGroup, trees drawn under their roots (CompositePodGroups
     first, their leaf PodGroups under them), the rest by name."""
     members = _group_nodes(result, cmap)
+    tables = len(result.pod_groups) + len(result.composite_pod_groups) <= PLACEMENT_TABLES_UP_TO
     pg_entries = {}
     for g in result.pod_groups:
         rows = members.get((g.namespace, g.name), {})
         nodes = sorted(rows.get("on", set())) or sorted(rows.get("off", set()))
         conds = [f"{c.type}={c.status}" + (f" ({c.reason})" if c.reason else "") + (f": {c.message}" if c.message else "")
-                 for c in g.conditions]
+                 for c in g.conditions if tables or c.status != "True" or c.message]  # many groups: the news only
+        shown, total = _shown_placements(g.placements, tables)
         pg_entries[(g.namespace, g.name)] = Group(
             f"pg:{g.namespace}/{g.name}", "PodGroup", g.namespace, g.name, g.status,
             common.policy_text(g.policy, g.min_count), f"{g.scheduled_pods}/{g.min_count}", conds,
             None if g.conditions else common.group_detail(g, []), g.placement, g.topology_key,
-            _domains(cmap, nodes), None if g.placements is None else [p.to_dict() for p in g.placements],
-            nodes, result.group_parents.get((g.namespace, g.name)))
+            _domains(cmap, nodes), shown, nodes, result.group_parents.get((g.namespace, g.name)),
+            placement_line=None if tables else _placement_line(g.placements), placements_total=total)
     cpg_entries = {}
     for c in result.composite_pod_groups:
+        shown, total = _shown_placements(c.placements, tables)
         cpg_entries[(c.namespace, c.name)] = Group(
             f"cpg:{c.namespace}/{c.name}", "CompositePodGroup", c.namespace, c.name, c.status,
             common.policy_text(c.policy, c.min_group_count, " groups"), None, [], c.message, c.placement,
-            None, [], None if c.placements is None else [p.to_dict() for p in c.placements], [], c.parent)
+            None, [], shown, [], c.parent, placements_total=total)
     # a CompositePodGroup runs where its leaves run
     children: dict[tuple[str, str], list[Group]] = {}
     for entry in [*cpg_entries.values(), *pg_entries.values()]:
@@ -197,6 +221,25 @@ def groups(result: PlanResult, cmap: ClusterMap) -> list[Group]:
     for entry in sorted([*cpg_entries.values(), *pg_entries.values()], key=_entry_order):
         walk(entry, 0, frozenset())  # the rest (and any left out by a cycle)
     return ordered
+
+
+def _placement_line(trials: Any) -> str | None:
+    """`placements: rack-3 chosen of 50 candidates (12 feasible)`, read from the run's columns
+    (result.PlacementResults) without making an object per candidate."""
+    if trials is None:
+        return None
+    total = len(trials)
+    feasible_column = getattr(trials, "feasible", None)
+    if feasible_column is None or not hasattr(trials, "names"):
+        feasible = sum(1 for t in trials if t.feasible)
+        chosen = next((t.name for t in trials if t.chosen), None)
+        chosen_at = 0 if chosen is not None else None
+    else:
+        feasible = sum(1 for f in feasible_column if f)
+        chosen_at = trials.chosen
+        chosen = None if chosen_at is None else trials.names[chosen_at]
+    head = f"{chosen if chosen is not None else 'all nodes'} chosen of" if chosen_at is not None else "none chosen of"
+    return f"placements: {head} {common.plural(total, 'candidate')} ({feasible} feasible)"
 
 
 def _entry_order(g: Group) -> tuple:

@@ -23,7 +23,8 @@
     });
   }
   function cellsOf(key) { return document.querySelectorAll('.map[data-map="' + key + '"] .cell'); }
-  function nodeOf(cell) { return maps[cell.getAttribute("data-map")].nodes[+cell.getAttribute("data-i")]; }
+  function keyOf(cell) { return cell.closest(".map").getAttribute("data-map"); }
+  function nodeOf(cell) { return maps[keyOf(cell)].nodes[+cell.getAttribute("data-i")]; }
 
   function details(node, gpu) {
     var rows = "";
@@ -48,7 +49,7 @@
   }
 
   function show(cell) {
-    var m = maps[cell.getAttribute("data-map")];
+    var m = maps[keyOf(cell)];
     tip.innerHTML = details(nodeOf(cell), m.gpu);
     tip.hidden = false;
     var r = cell.getBoundingClientRect();
@@ -89,7 +90,7 @@
       if (wanted[+cell.getAttribute("data-i")]) { cell.classList.add("hl"); }
     });
     mapEl.classList.add("dimmed");
-    document.querySelectorAll('button.show[data-group="' + cssEsc(id) + '"][data-map="' + key + '"]').forEach(function (b) { b.setAttribute("aria-pressed", "true"); });
+    if (button) { button.setAttribute("aria-pressed", "true"); }
     var status = document.querySelector('.selection[data-map="' + key + '"]');
     if (status) { status.textContent = id.replace(/^[a-z]+:/, "") + ": " + rows.length + " node" + (rows.length === 1 ? "" : "s") + " highlighted (Escape clears)"; }
   }
@@ -97,7 +98,9 @@
     var mapEl = document.querySelector('.map[data-map="' + key + '"]');
     mapEl.classList.remove("dimmed");
     cellsOf(key).forEach(function (cell) { cell.classList.remove("hl"); });
-    document.querySelectorAll('button.show[data-map="' + key + '"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    document.querySelectorAll("button.show").forEach(function (b) {
+      if ((b.getAttribute("data-map") || DATA.maps[0].key) === key) { b.setAttribute("aria-pressed", "false"); }
+    });
     var status = document.querySelector('.selection[data-map="' + key + '"]');
     if (status) { status.textContent = ""; }
   }
@@ -128,12 +131,12 @@
   });
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest("button.show");
-    if (button) { select(button.getAttribute("data-map"), button.getAttribute("data-group"), button); return; }
+    if (button) { select(button.getAttribute("data-map") || DATA.maps[0].key, button.getAttribute("data-group"), button); return; }
     var cell = e.target.closest && e.target.closest(".cell");
     if (cell) { pin(cell); }
   });
   function pin(cell) {
-    var key = cell.getAttribute("data-map");
+    var key = keyOf(cell);
     var panel = document.querySelector('.pinned[data-map="' + key + '"]');
     if (panel) { panel.innerHTML = details(nodeOf(cell), maps[key].gpu); }
   }
@@ -145,7 +148,7 @@
       return;
     }
     if (!cell) { return; }
-    var key = cell.getAttribute("data-map");
+    var key = keyOf(cell);
     var cells = Array.prototype.slice.call(cellsOf(key));
     var at = cells.indexOf(cell), next = null;
     var svg = cell.ownerSVGElement, inRack = Array.prototype.slice.call(svg.querySelectorAll(".cell"));
