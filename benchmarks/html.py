@@ -37,14 +37,16 @@ def _cases():
     return {"demo": None, base.name: base, gangs.name: gangs}
 
 
-def render_timed(result, repeat: int) -> tuple[str, float, float]:
-    best_cpu = best_wall = float("inf")
+def render_timed(result, repeat: int) -> tuple[str, list[tuple[float, float]]]:
+    """The page and (CPU, wall) seconds of each render; the first one also compiles the
+    templates (once per process, as a CLI run does)."""
+    times = []
     text = ""
     for _ in range(repeat):
         c, w = time.process_time(), time.perf_counter()
         text = render_html(result, configuration="built-in default")
-        best_cpu, best_wall = min(best_cpu, time.process_time() - c), min(best_wall, time.perf_counter() - w)
-    return text, best_cpu, best_wall
+        times.append((time.process_time() - c, time.perf_counter() - w))
+    return text, times
 
 
 def chromium_layout(path: Path) -> dict[str, float] | None:
@@ -82,10 +84,17 @@ def main() -> None:
     args = parser.parse_args()
     cases = _cases()
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    global_first = True
     for name in args.case or list(cases):
         case = cases[name]
+        if not global_first:
+            import podgroup_plan.render.html as html  # each case's first render compiles again
+            html._ENV = None
+        global_first = False
         result = plan(load_input(DEMO) if case is None else cluster_input(case))
-        text, cpu, wall = render_timed(result, args.repeat)
+        text, times = render_timed(result, args.repeat)
+        cpu, wall = times[0]
+        best = min(times)
         size = len(text.encode("utf-8"))
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "plan.html"
@@ -94,7 +103,8 @@ def main() -> None:
         goal = "<= 300 KB" if case is None else "<= 5 MB"
         print(f"{name}: {result.summary.nodes:,} nodes, {len(result.pods):,} pods in pods[]")
         print(f"  page        {size / 1024:8.1f} KiB ({size:,} bytes; goal {goal})")
-        print(f"  render      {cpu:8.2f} s CPU, {wall:.2f} s wall (goal <= 2 s)")
+        print(f"  render      {cpu:8.2f} s CPU, {wall:.2f} s wall (goal <= 2 s; the first render, templates "
+              f"compiled){'' if len(times) == 1 else f'; best of {len(times)}: {best[0]:.2f} s CPU, {best[1]:.2f} s wall'}")
         if browser is None:
             print("  chromium    not measured (no Playwright or no Chromium)")
         else:

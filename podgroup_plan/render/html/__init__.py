@@ -32,6 +32,7 @@ from podgroup_plan.render.html.view import (
     pending_by_reason,
     victims_by_preemptor,
 )
+from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.result import PlanResult
 
 CODES = {PLACED: "placed", EVICTED: "evicted", MOVED: "moved"}
@@ -165,6 +166,8 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
         capacity = result.capacity.to_dict() if result.capacity is not None else None
         sides.append({"map": cmap, "label": label, "header": header(result, label), "capacity": capacity,
                       "frag_rows": frag_rows(capacity), "groups": glist})
+    natural = {k: sorted(document[k], key=lambda e: natural_ref_key(e["namespace"], e["name"]))
+               for k in ("pods", "podGroups", "compositePodGroups")}
     return env.get_template("diff.html.j2").render(
-        document=document, sides=sides, moved=moved_rows, css=_static("report.css"),
+        document=document, changed=natural, sides=sides, moved=moved_rows, css=_static("report.css"),
         js=_static("report.js"), data=_script_json(data))
