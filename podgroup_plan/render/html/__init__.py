@@ -105,16 +105,21 @@ def _with_svgs(cmap: ClusterMap, moved: Mapping[int, list[str]] | None = None) -
 
 
 def frag_rows(section: Mapping[str, Any] | None) -> list[tuple[str, Mapping[str, Any], str]]:
-    """(kind, domain, histogram SVG) for the cluster, each zone and each rack."""
+    """(kind, domain, histogram SVG) for the cluster, then each zone followed by its racks; every
+    histogram on one scale (0 to the most GPUs free on any node)."""
     if section is None or section.get("resource") is None:
         return []
-    rows = [("cluster", section["cluster"])] + [("zone", z) for z in section["zones"]] + \
-        [("rack", r) for r in section["racks"]]
+    rows = [("cluster", section["cluster"])]
+    for zone in section["zones"]:
+        rows.append(("zone", zone))
+        rows += [("rack", r) for r in section["racks"] if r["zone"] == zone["name"]]
+    cluster = section["cluster"]
+    top = max([0] + [h["free"] for when in ("before", "after") for h in cluster[when]["histogram"]])
     out = []
     for kind, d in rows:
         hb = [(h["free"], h["nodes"]) for h in d["before"]["histogram"]]
         ha = [(h["free"], h["nodes"]) for h in d["after"]["histogram"]]
-        out.append((kind, d, svg.histogram_svg(hb, ha, f"{kind} {d['name'] or ''}: nodes by free GPUs")))
+        out.append((kind, d, svg.histogram_svg(hb, ha, f"{kind} {d['name'] or ''}: nodes by free GPUs", top)))
     return out
 
 

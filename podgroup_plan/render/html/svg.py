@@ -90,11 +90,12 @@ def _amount(measure: str, value: int) -> str:
     return str(value)
 
 
-def histogram_svg(before: list[tuple[int, int]], after: list[tuple[int, int]], label: str) -> str:
+def histogram_svg(before: list[tuple[int, int]], after: list[tuple[int, int]], label: str,
+                  top: int | None = None) -> str:
     """Bars of how many nodes have k GPUs free, before (light, left) and after (dark, right) the
-    plan, k from 0 to the largest free count seen."""
+    plan, k from 0 to `top` (default: the largest free count seen)."""
     hb, ha = dict(before), dict(after)
-    top = max([0, *hb, *ha])
+    top = max([0, *hb, *ha, top or 0])
     peak = max([1, *hb.values(), *ha.values()])
     bar, gap, height = 5, 4, 34
     width = (top + 1) * (2 * bar + gap) + gap
