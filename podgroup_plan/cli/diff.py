@@ -68,5 +68,5 @@ def diff(
         document = diff_plans(result_a, result_b)
         label_a = str(config_a) if config_a is not None else "built-in default profile"
         emit.emit(DIFF, output, document, output_file,
-                  emit.options(label_a=label_a, label_b=str(config_b)))
+                  emit.options(label_a=label_a, label_b=str(config_b), plans=(result_a, result_b)))
     raise typer.Exit(EXIT_OK if document["identical"] else EXIT_CONDITION)

@@ -45,6 +45,10 @@ def simulate(
         "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
              "or every pod (all). JSON and YAML always list every pod.")] = PODS_SHOWN[0],
+    capacity: Annotated[bool, typer.Option(
+        "--capacity",
+        help="Add GPU fragmentation per zone and rack to the table (free GPUs, N-GPU slots left, "
+             "before and after the plan). JSON, YAML and HTML always carry it.")] = False,
     debug: DebugOpt = False,
     no_expand: NoExpandOpt = False,
 ) -> None:
@@ -60,7 +64,7 @@ def simulate(
                 cluster, config, gates, config_file=scheduler_config))
         emit.emit(RESULT, output, result, output_file, emit.options(
             pods=pods, configuration=configuration_label(scheduler_config, cluster),
-            fail_on=tuple(fail_on or ())))
+            fail_on=tuple(fail_on or ()), capacity=capacity))
         held = fail_conditions(result, fail_on or [])
         for line in held:
             typer.echo(f"podgroup-plan: --fail-on {line}", err=True)

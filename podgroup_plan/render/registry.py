@@ -32,7 +32,9 @@ class RenderOptions:
     """What a command tells every renderer; each takes what it uses. `width`: the table width
     (contract.md: COLUMNS, the terminal's, else 80); `pods`: `--pods`; `configuration`: how the
     header names the configuration used; `fail_on`: the `--fail-on` conditions given;
-    `label_a`/`label_b`: how a diff names its two configurations."""
+    `label_a`/`label_b`: how a diff names its two configurations; `capacity`: `--capacity`
+    (the table's GPU fragmentation section); `plans`: the two PlanResults behind a diff, for a
+    renderer that draws them (html), not only what differs."""
 
     width: int = 80
     pods: str = "pending"
@@ -40,6 +42,8 @@ class RenderOptions:
     fail_on: tuple[str, ...] = ()
     label_a: str = "A"
     label_b: str = "B"
+    capacity: bool = False
+    plans: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -62,12 +66,14 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
         Format("yaml", "podgroup_plan.render.json_yaml:render_result_yaml"),
         Format("markdown", "podgroup_plan.render.markdown:render_text"),
         Format("junit", "podgroup_plan.render.junit:render_text"),
+        Format("html", "podgroup_plan.render.html:render_result"),
     ),
     DIFF: _formats(
         Format("table", "podgroup_plan.render.diff_table:render_text",
                terminal="podgroup_plan.render.diff_table:render_terminal"),
         Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
         Format("markdown", "podgroup_plan.render.diff_markdown:render_text"),
+        Format("html", "podgroup_plan.render.html:render_diff"),
     ),
     EXPLANATION: _formats(
         Format("table", "podgroup_plan.render.explain_table:render_text"),

@@ -59,6 +59,8 @@ class View:
     pods: str = PODS_PENDING
     # The configuration used, as the header names it (a file, or the built-in default).
     configuration: str | None = None
+    # `--capacity`: add the GPU fragmentation section (the result's `capacity`).
+    capacity: bool = False
     # Lists several sections share, computed once (`memo`): sorting 50,000 pods takes a while.
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -371,9 +373,18 @@ def notes(view: View) -> list[Text]:
     return notes_lines(view.result.notes, view.width)
 
 
+def capacity(view: View) -> list[Text]:
+    """`--capacity`: free GPUs and N-GPU slots per zone and rack (render/capacity_table.py)."""
+    if not view.capacity or view.result.capacity is None:
+        return []
+    from podgroup_plan.render.capacity_table import capacity_lines
+
+    return capacity_lines(view.result.capacity.to_dict(), view.width)
+
+
 Section = Callable[[View], list[Text]]
 SECTIONS: list[Section] = [header, summary, pod_groups, composites, trees, owners, pods, pod_reasons, victims,
-                           preemptions, notes]
+                           preemptions, notes, capacity]
 
 
 def blocks(view: View) -> list[list[Text]]:
@@ -381,24 +392,25 @@ def blocks(view: View) -> list[list[Text]]:
 
 
 def print_result(result: PlanResult, console: Console, *, pods: str = PODS_PENDING,
-                 configuration: str | None = None) -> None:
+                 configuration: str | None = None, capacity: bool = False) -> None:
     """Print on a terminal, in colour, at the console's width."""
-    view = View(result, console.width, pods, configuration)
+    view = View(result, console.width, pods, configuration, capacity)
     layout.render_lines(blocks(view), console=console)
 
 
 def render_table(result: PlanResult, *, width: int = DEFAULT_WIDTH, color: bool = False,
-                 pods: str = PODS_PENDING, configuration: str | None = None) -> str:
+                 pods: str = PODS_PENDING, configuration: str | None = None, capacity: bool = False) -> str:
     """The table as text (a file, a pipe, tests); colour codes only when `color`."""
-    return layout.render_lines(blocks(View(result, width, pods, configuration)), color=color)
+    return layout.render_lines(blocks(View(result, width, pods, configuration, capacity)), color=color)
 
 
 # --- the registry's entries (render/registry.py) --------------------------------------------
 
 def render_text(result: PlanResult, options: RenderOptions) -> str:
     return render_table(result, width=options.width, pods=options.pods,
-                        configuration=options.configuration)
+                        configuration=options.configuration, capacity=options.capacity)
 
 
 def render_terminal(result: PlanResult, console: Console, options: RenderOptions) -> None:
-    print_result(result, console, pods=options.pods, configuration=options.configuration)
+    print_result(result, console, pods=options.pods, configuration=options.configuration,
+                 capacity=options.capacity)

@@ -18,7 +18,7 @@ def test_help_names_paths_plainly(runner, command):
 
 def test_simulate_help_lists_the_choices(runner):
     out = run(runner, "simulate", "--help").stdout
-    for flag in ("-o, --output table|json|yaml|markdown|junit", "--fail-on unschedulable|waiting|preemption",
+    for flag in ("-o, --output table|json|yaml|markdown|junit|html", "--capacity", "--fail-on unschedulable|waiting|preemption",
                  "--pods pending|all"):
         assert flag in out
 
@@ -26,15 +26,15 @@ def test_simulate_help_lists_the_choices(runner):
 @pytest.mark.parametrize("args, message", [
     (["simulate", "x", "-o", "xml"],
      "Invalid value for '-o' / '--output': 'xml' is not an output format; use table, json, yaml, "
-     "markdown or junit"),
+     "markdown, junit or html"),
     (["simulate", "x", "--fail-on", "bogus"],
      "Invalid value for '--fail-on': 'bogus' is not a --fail-on condition; use unschedulable, "
      "waiting or preemption"),
     (["simulate", "x", "--pods", "some"],
      "Invalid value for '--pods': 'some' is not a choice of pods; use pending or all"),
     (["diff", "x", "--config-b", "b.yaml", "-o", "yaml"],
-     "Invalid value for '-o' / '--output': 'yaml' is not a diff output format; use table, json or "
-     "markdown"),
+     "Invalid value for '-o' / '--output': 'yaml' is not a diff output format; use table, json, "
+     "markdown or html"),
     (["simulate"], "Missing argument 'PATH'."),
     (["explain", "x", "--pod", "a/b", "--top", "abc"],
      "Invalid value for '--top': 'abc' is not a whole number (0 or more), e.g. --top 3"),

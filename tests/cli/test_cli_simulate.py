@@ -32,7 +32,7 @@ def test_version_names_tool_and_kube_scheduler(runner):
 @pytest.mark.parametrize("args", [
     [],
     ["simulate"],
-    ["simulate", "x.yaml", "-o", "html"],
+    ["simulate", "x.yaml", "-o", "xml"],
     ["simulate", "x.yaml", "--fail-on", "never"],
     ["simulate", "x.yaml", "--no-such-flag"],
     ["simulate", "x.yaml", "--output-file"],

@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "rich")
+HEAVY = ("pydantic", "pydantic_core", "jsonschema", "referencing", "rich", "jinja2", "markupsafe")
 # Loaded only for an input with Jobs, JobSets, Deployments, ReplicaSets or StatefulSets (the
 # demo has none): decoding them, their model, and expansion (with hashlib, for pod names).
 CONTROLLERS = {"podgroup_plan.controllers", "podgroup_plan.model.controllers",
@@ -85,6 +85,14 @@ def test_the_table_to_a_pipe_loads_rich_but_not_pydantic():
     # plain text is laid out with rich's Text; its Console (a third of rich) only paints colour
     assert "rich.text" in modules and "rich.console" not in modules
     assert modules & CONTROLLERS == set()
+
+
+def test_html_loads_jinja2_only_then(tmp_path):
+    """The other side: -o html imports its templating library when it renders."""
+    modules, _ = run_cli("simulate", "fixtures/cluster", "fixtures/workloads", "-o", "html",
+                         "--output-file", str(tmp_path / "plan.html"))
+    assert {"jinja2", "markupsafe"} <= roots(modules, HEAVY)
+    assert (tmp_path / "plan.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], ["simulate", "--help"]])

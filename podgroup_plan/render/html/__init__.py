@@ -176,3 +176,16 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
     return env.get_template("diff.html.j2").render(
         document=document, changed=natural, sides=sides, moved=moved_rows, css=_static("report.css"),
         js=_static("report.js"), data=_script_json(data))
+
+
+# --- the registry's entries (render/registry.py) --------------------------------------------
+
+def render_result(result: PlanResult, options: Any) -> str:
+    return render_html(result, configuration=options.configuration)
+
+
+def render_diff(document: Mapping[str, Any], options: Any) -> str:
+    if options.plans is None:
+        raise ValueError("diff -o html needs the two plans (RenderOptions.plans)")
+    a, b = options.plans
+    return render_diff_html(a, b, document, label_a=options.label_a, label_b=options.label_b)
