@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
+
 from podgroup_plan.cli import app
 
 DEMO = ["fixtures/cluster", "fixtures/workloads"]

@@ -89,6 +89,7 @@ def test_the_table_to_a_pipe_loads_rich_but_not_pydantic():
 
 def test_html_loads_jinja2_only_then(tmp_path):
     """The other side: -o html imports its templating library when it renders."""
+    pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
     modules, _ = run_cli("simulate", "fixtures/cluster", "fixtures/workloads", "-o", "html",
                          "--output-file", str(tmp_path / "plan.html"))
     assert {"jinja2", "markupsafe"} <= roots(modules, HEAVY)

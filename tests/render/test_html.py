@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
+
+pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
+
 from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo
 from podgroup_plan.model.objects import ClusterInput, PodGroup
 from podgroup_plan.plan import plan
