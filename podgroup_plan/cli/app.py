@@ -135,8 +135,9 @@ def _plain_coercion(param: Any) -> None:
             # another file: '' ('.'), 'x/' and 'x/.' ('x'), left to typer.
             if (kind == "path" and type(value) is str and not multiple and value
                     and not value.endswith(("/", "/."))):
-                return Path(coerce_cli_path(value, info, path_type=None, param=param, ctx=ctx))
-            return get_runtime_param().coerce(value, param=param, ctx=ctx)
+                checked = coerce_cli_path(value, info, path_type=None, param=param, ctx=ctx)
+                return Path(checked)  # type: ignore[arg-type]  # (str: path_type None)
+            return get_runtime_param().coerce(value, param=param, ctx=ctx)  # type: ignore[misc]
 
     # An instance attribute wins over typer's method (as in `_plain_argument`).
     param.get_runtime_param = lambda: PlainCoercion

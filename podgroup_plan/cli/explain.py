@@ -68,6 +68,6 @@ def explain(
             source = inputs.config_source(scheduler_config)
             document = inputs.naming(scheduler_config, lambda: explaining.explain(
                 cluster, target, scheduler_config=config, feature_gates=gates,
-                config_source=source, node=node, top=top))
+                config_source=source, node=node, top=int(top)))  # (an int: whole_number)
         emit.emit(EXPLANATION, output, document, None, emit.options())
     raise typer.Exit(EXIT_OK)

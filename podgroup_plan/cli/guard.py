@@ -23,7 +23,8 @@ def guard(debug: bool) -> Iterator[None]:
     pipe is not a bug: `podgroup-plan ... | head` ends quietly (`write`)."""
     # Usage errors derive from the ClickException of the click typer uses: recent typers vendor
     # their own (`typer._click`) and do not install `click` at all, older ones use `click`.
-    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    usage_error: type[Exception] = next(
+        c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         yield
     except (typer.Exit, typer.Abort, usage_error):

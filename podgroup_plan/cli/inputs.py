@@ -64,8 +64,7 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
             return loading.load_input(list(paths), stdin_text)
 
     steps: list[Callable[[], Any]] = [load_input]
-    steps += [(lambda f=f: loading.load_scheduler_config(str(f)) if f is not None else None)
-              for f in config_files]
+    steps += [_config_step(f) for f in config_files]
     steps.append(lambda: parse_gates(feature_gates))
     (cluster, *configs, gates), problems = gather(*steps)
     checks = [(config, str(f)) for f, config in zip(config_files, configs)
@@ -80,6 +79,13 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
         raise InputError(loading.with_lines(problems, text))
     loading.check_not_empty(cluster, paths)
     return cluster, configs, gates
+
+
+def _config_step(file: Path | None) -> Callable[[], Any]:
+    """The step reading one configuration file (None: no file, nothing to read)."""
+    from podgroup_plan import loading
+
+    return lambda: loading.load_scheduler_config(str(file)) if file is not None else None
 
 
 def build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> None:

@@ -17,7 +17,7 @@ import gc
 import os
 from collections import Counter
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading.decode import Decoded, Decoder
@@ -32,7 +32,7 @@ from podgroup_plan.model.objects import ClusterInput
 __all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
 
 SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
-_UNKNOWN = object()
+_UNKNOWN: Any = object()
 
 
 def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> ClusterInput:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 from podgroup_plan.loading.admission import Admission, admitted, unchecked_limit_notes
 from podgroup_plan.loading.decode_groups import (
@@ -83,8 +83,10 @@ class Decoded:
         """The ClusterInput, every list sorted by (namespace, name) or name."""
         namespaces: dict[str, dict[str, str]] = {}
         # Every namespace an object lives in exists on a live cluster and carries its name label.
-        for objs in (self.pods, self.pdbs, self.workloads, self.pod_groups,
-                     self.composite_pod_groups, self.spread_selectors, *self.controllers.values()):
+        lists: tuple[Sequence[tuple[Document, Any]], ...] = (
+            self.pods, self.pdbs, self.workloads, self.pod_groups, self.composite_pod_groups,
+            self.spread_selectors, *self.controllers.values())
+        for objs in lists:
             for _, obj in objs:
                 if obj.namespace not in namespaces:  # (not setdefault: a dict per pod)
                     namespaces[obj.namespace] = {NAMESPACE_NAME_LABEL: obj.namespace}
@@ -184,7 +186,8 @@ class Decoder:
             fields = ("priorityClassName", "priority", "preemptionPolicy")
             self._unsettled.append((target, len(target), {k: spec.get(k) for k in fields}))
         ref = spec.get("workloadRef") if not spec.get("schedulingGroup") else None
-        if ref and target is self.out.pods and (pod.namespace, pod.pod_group) not in self._implied:
+        if (ref and target is self.out.pods and pod.pod_group is not None
+                and (pod.namespace, pod.pod_group) not in self._implied):
             self._implied[(pod.namespace, pod.pod_group)] = (
                 ref["name"], ref["podGroup"], ref.get("podGroupReplicaKey") or ""
             )

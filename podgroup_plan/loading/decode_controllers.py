@@ -99,7 +99,7 @@ def completed_indexes(text: str | None, path: tuple, report: Report) -> IndexInt
                 raise ValueError
             lo, hi = int(first), int(last) if sep else int(first)
         except ValueError:
-            report(path, f'invalid completed indexes "{shorten(text)}"; expected e.g. "1,3-5"')
+            report(path, f'invalid completed indexes "{shorten(text or "")}"; expected e.g. "1,3-5"')
             return IndexIntervals()
         out.append((lo, hi))
     return IndexIntervals(out)

@@ -185,7 +185,7 @@ def implied_pod_groups(
         template = next(
             (t for t in workload.pod_group_templates if t.name == template_name), None
         ) if workload else None
-        if template is None:
+        if template is None or workload is None:
             continue
         priority, preemption_policy = priorities.group(
             template.priority, template.priority_class_name, template.preemption_policy

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import orjson
 
@@ -87,7 +87,8 @@ def _max(into: dict, values: Mapping) -> None:
 
 
 def aggregate_requests(
-    regular: list[Mapping[str, int | Fraction]], init: list[tuple[Mapping[str, int | Fraction], bool]]
+    regular: Sequence[Mapping[str, int | Fraction]],
+    init: Sequence[tuple[Mapping[str, int | Fraction], bool]],
 ) -> dict[str, int | Fraction]:
     """`resource.AggregateContainerRequests`: the pod's peak request.
 

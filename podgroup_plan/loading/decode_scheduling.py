@@ -141,5 +141,7 @@ def decode_spread_selector(doc: Document) -> SpreadSelector | None:
             return None
         selector = LabelSelector(tuple(sorted(labels.items())))
     else:
-        selector = label_selector(spec["selector"])
+        given = label_selector(spec["selector"])
+        assert given is not None  # the schemas require spec.selector to be an object
+        selector = given
     return SpreadSelector(kind, namespace_of(meta), meta["name"], selector)

@@ -100,7 +100,7 @@ class FieldLines:
             start, end = doc.span
             roots = self._composed((doc.file, start), lambda: self._read(doc.file, start, end))
             first_line = self.line_at(doc.file, start) if roots else None
-            if first_line is None:
+            if not roots or first_line is None:
                 return None, 0
             node, items, offset = roots[0], doc.items[1:], first_line - 1
         else:

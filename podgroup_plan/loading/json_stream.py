@@ -80,7 +80,7 @@ _OPEN, _CLOSE, _COMMA = ord("{"), ord("]"), ord(",")
 _NO_ITEM = object()
 
 
-def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Document]:
+def _stream_list(path: str, data: bytes | mmap.mmap, problems: list[Problem]) -> Iterator[Document]:
     """The items of a large JSON List, each parsed on its own, so that only one item's objects
     exist at a time (parsing a 150,000-pod dump whole takes gigabytes).
 
@@ -165,13 +165,19 @@ def _stream_list(path: str, data: bytes, problems: list[Problem]) -> Iterator[Do
         else:  # `documents_of` for the usual item, an object, without a generator
             yield Document(item, path, 1, line, (count,), (p, end))
         count += 1
-        p = _SPACE.match(data, end).end()
+        p = _skip_space(data, end)
         if p >= size or data[p] != _COMMA:
             break
-        p = _SPACE.match(data, p + 1).end()
+        p = _skip_space(data, p + 1)
     if p >= size or data[p] != _CLOSE:
         raise _NotStreamable(count)
     try:  # the rest of the envelope must be JSON too
         orjson.loads(data[: head.end()] + data[p:])
     except orjson.JSONDecodeError:
         raise _NotStreamable(count) from None
+
+
+def _skip_space(data: bytes | mmap.mmap, at: int) -> int:
+    """The first byte at or after `at` that is not white space (`_SPACE` always matches)."""
+    space = _SPACE.match(data, at)
+    return space.end() if space is not None else at

@@ -31,6 +31,7 @@ from podgroup_plan.loading.schema_precompiled import load as precompiled_checks
 if TYPE_CHECKING:  # jsonschema (and referencing) load only when a document is rejected
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SchemaError = tuple[tuple, str]  # (JSON path, message)
 
@@ -75,7 +76,7 @@ class SchemaSet:
             api_version = f"{group}/{version}" if group else version
             self._files[(api_version, kind)] = contents
             self._versions.setdefault(kind, []).append(api_version)
-        self._registry = None  # referencing's Registry, built with the first validator
+        self._registry: Registry[Any] | None = None  # built with the first validator
         self._validators: dict[tuple[str, str], Draft202012Validator] = {}
         self._checks: dict[tuple[str, str], Check | None] = {}
         self._compiler = CheckCompiler()
@@ -104,9 +105,9 @@ class SchemaSet:
         """
         known = self._owned.get((api_version, kind))
         if known is None:
-            versions = self._versions.get(kind)
+            versions = self._versions.get(kind) or ()
             group = group_of(api_version)
-            known = bool(versions) and any(group_of(v) == group for v in versions)
+            known = any(group_of(v) == group for v in versions)
             if len(self._owned) < 4096:  # asked for every document: remembered per type
                 self._owned[(api_version, kind)] = known
         return known
@@ -236,10 +237,10 @@ def describe(error: ValidationError) -> SchemaError:
         missing = [p for p in error.validator_value if p not in value]
         # jsonschema reports each missing property in its own error; the message names which.
         name = next((p for p in missing if repr(p) in error.message), missing[0])
-        return path + (name,), schema.get("x-message", "required field is missing")
+        return path + (name,), str(schema.get("x-message", "required field is missing"))
     custom = schema.get("x-message")
     if keyword == "oneOf" and not error.context:  # several branches matched
-        return path, schema.get("x-message-multiple", custom or "matches more than one form")
+        return path, str(schema.get("x-message-multiple", custom or "matches more than one form"))
     if custom:
         return path, custom
     if keyword == "type":

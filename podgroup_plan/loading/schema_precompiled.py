@@ -41,18 +41,20 @@ def fingerprint(files: Iterable[tuple[str, bytes]]) -> str:
 def load(expected: str) -> dict[tuple[str, str], Callable[[Any], bool] | None] | None:
     """The shipped checks by (apiVersion, kind), if they were generated from these schemas by
     this compiler and their bytecode is there; None otherwise."""
+    import importlib
     import importlib.util
     import os
 
     try:
         if not os.path.exists(importlib.util.cache_from_source(str(MODULE))):
             return None
-        from podgroup_plan.loading import _schema_checks
+        # generated into the wheel, absent from a checkout (so imported by name)
+        checks = importlib.import_module("podgroup_plan.loading._schema_checks")
     except (ImportError, NotImplementedError, OSError):
         return None
-    if getattr(_schema_checks, "FINGERPRINT", None) != expected:
+    if getattr(checks, "FINGERPRINT", None) != expected:
         return None
-    return _schema_checks.CHECKS
+    return checks.CHECKS  # type: ignore[no-any-return]
 
 
 def module_source(schemas: Any) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode import Decoded
@@ -27,7 +27,9 @@ from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,
+    CompositePodGroup,
     CompositePodGroupTemplate,
+    PodGroup,
     PodGroupTemplate,
     Workload,
 )
@@ -158,7 +160,7 @@ def check_input(
 MAX_CONTROLLER_PODS = 1_000_000
 
 
-def _pods_asked(kind: str, obj: object) -> tuple[tuple, int]:
+def _pods_asked(kind: str, obj: Any) -> tuple[tuple, int]:
     """(the field that asks, how many pods) for one controller object."""
     if kind == "Job":
         wanted = obj.parallelism if obj.completions is None else min(obj.parallelism, obj.completions)
@@ -301,7 +303,9 @@ def _template_rules(
     """Template names are DNS labels, unique in their list (a list-map keyed by name); a basic
     template cannot ask for `all` disruption; a composite template needs children."""
     pg_field = template_field(api_version)
-    for field, templates in ((pg_field, pod_group_templates), ("compositePodGroupTemplates", composite_templates)):
+    lists: tuple[tuple[str, Sequence[PodGroupTemplate | CompositePodGroupTemplate]], ...] = (
+        (pg_field, pod_group_templates), ("compositePodGroupTemplates", composite_templates))
+    for field, templates in lists:
         first: dict[str, int] = {}
         for i, t in enumerate(templates):
             path = at + (field, i)
@@ -351,7 +355,8 @@ def pod_group_rules(decoded: Decoded, broken: set[Identity], unread: Sequence[st
     template is missing); names in references are DNS names; `all` disruption needs a gang;
     a parent link needs a workloadRef."""
     workloads = {(w.namespace, w.name): _templates(w) for _, w in decoded.workloads}
-    groups = [(doc, g, False) for doc, g in decoded.pod_groups]
+    groups: list[tuple[Document, PodGroup | CompositePodGroup, bool]] = [
+        (doc, g, False) for doc, g in decoded.pod_groups]
     groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
     for doc, group, composite in groups:
         kind = "composite pod group template" if composite else "pod group template"

@@ -286,7 +286,8 @@ def pods(view: View) -> list[Text]:
     columns += [Column("Nominated", fold=True)] if nominated else []
     t = layout.Table(title, columns, caption)
     for p in listed:
-        row = [ref(p.namespace, p.name), _cell(p.pod_group), status_text(p.status)]
+        row: list[str | Text | None] = [ref(p.namespace, p.name), _cell(p.pod_group),
+                                        status_text(p.status)]
         row += [_cell(p.node)] if with_node else []
         row += [_cell(p.nominated_node)] if nominated else []
         t.add_row(*row)
