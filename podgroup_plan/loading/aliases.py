@@ -90,8 +90,7 @@ def aliasing_problem(root: yaml.Node) -> str | None:
         known = sizes.get(id(node))
         if known is not None:
             return known
-        order: list[yaml.Node] = []  # post-order without recursion (deep documents)
-        pending = [(node, False)]
+        pending = [(node, False)]  # post-order without recursion (deep documents)
         while pending:
             current, expanded = pending.pop()
             if id(current) in sizes:
