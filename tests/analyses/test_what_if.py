@@ -206,12 +206,17 @@ def test_each_value_orders_naturally_and_ranks_by_damage(tmp_path):
 
 
 @pytest.mark.parametrize("executor", ["processes", "ray"])
-def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch):
+def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch, request):
     if executor == "ray":
         pytest.importorskip("ray", reason="ray is not installed (pip install 'podgroup-plan[ray]')")
-        monkeypatch.setenv("RAY_TMPDIR", str(tmp_path / "ray"))
+        import shutil
+        import tempfile
+
+        # Ray's socket paths must stay under 108 bytes: a short folder of the test's own
+        short = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+        request.addfinalizer(lambda: shutil.rmtree(short, ignore_errors=True))
+        monkeypatch.setenv("RAY_TMPDIR", short)
         monkeypatch.setenv("HOME", str(tmp_path))
-        (tmp_path / "ray").mkdir()
     ci = cluster(tmp_path, *running_gang(), pod("squatter", node_name="r2-n1"), pod("wait-0", gpus=4))
     sweep = with_base(Sweep(ci, tuple(each_value(ci, "node", DRAIN))), PlanEach()())
     serial = json.dumps(assemble(sweep, executors.run(sweep, PlanEach())), sort_keys=True)
