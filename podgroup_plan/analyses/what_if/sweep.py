@@ -58,16 +58,28 @@ PlanFn = Callable[[ClusterInput, Mapping | None, Mapping[str, bool] | None, str]
 
 @dataclass(frozen=True)
 class PlanEach:
-    """Builds a worker's plan function (picklable: it travels to process-pool and Ray workers)."""
+    """Builds a worker's plan function (picklable: it travels to process-pool and Ray workers).
+
+    The function keeps one `Planner` per configuration and gates: the first scenario under them
+    resolves the configuration and builds the frameworks; every later one is planned by
+    `Planner.derive` (the same resolved configuration, a new cluster state for its changed
+    input: a failed node is gone, so the state is built for the nodes that remain)."""
 
     expand: bool = True
 
     def __call__(self) -> PlanFn:
-        from podgroup_plan.plan import plan
+        from podgroup_plan.planner import Planner
+
+        planners: dict[tuple, Planner] = {}
 
         def plan_fn(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
                     source: str) -> PlanResult:
-            return plan(cluster, config, gates, config_source=source, expand=self.expand)
+            key = (id(config), tuple(sorted((gates or {}).items())), source)
+            known = planners.get(key)
+            if known is None:
+                planners[key] = known = Planner(cluster, config, gates, config_source=source, expand=self.expand)
+                return known.plan()
+            return known.derive(cluster).plan()
 
         return plan_fn
 
