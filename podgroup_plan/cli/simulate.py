@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from podgroup_plan.cli import emit, inputs, planning
+from podgroup_plan.cli import changes, emit, inputs, planning
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.fail_on import FAIL_ON, fail_conditions
 from podgroup_plan.cli.guard import guard, input_errors
@@ -51,17 +51,23 @@ def simulate(
              "before and after the plan). JSON, YAML and HTML always carry it.")] = False,
     debug: DebugOpt = False,
     no_expand: NoExpandOpt = False,
+    cordon: changes.CordonOpt = None,
+    drain: changes.DrainOpt = None,
+    fail: changes.FailOpt = None,
+    add_node: changes.AddNodeOpt = None,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
     with guard(debug):
         with input_errors():
-            inputs.check_output_file(output_file, paths, [scheduler_config])
+            inputs.check_output_file(output_file, paths, [scheduler_config, *(add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
             cluster = inputs.expansion(cluster, no_expand)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(
                 cluster, config, gates, config_file=scheduler_config))
+            result = changes.noted(result, applied)
         emit.emit(RESULT, output, result, output_file, emit.options(
             pods=pods, configuration=configuration_label(scheduler_config, cluster),
             fail_on=tuple(fail_on or ()), capacity=capacity))

@@ -11,7 +11,7 @@ for no renderer, nor for what one imports (rich, XML, ...).
                                                    when the output goes to a terminal
 
 The documents: RESULT a `PlanResult` (`simulate`), DIFF and EXPLANATION the plain dicts that
-`diff.diff_plans` and `explain.explain` build.
+`diff.diff_plans` and `explain.explain` build, WHAT_IF the dict of `analyses.what_if.sweep.assemble`.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 RESULT = "result"
 DIFF = "diff"
 EXPLANATION = "explanation"
+WHAT_IF = "what-if"
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,12 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
     EXPLANATION: _formats(
         Format("table", "podgroup_plan.render.explain_table:render_text"),
         Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+    ),
+    WHAT_IF: _formats(
+        Format("table", "podgroup_plan.render.what_if:render_text",
+               terminal="podgroup_plan.render.what_if:render_terminal"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("markdown", "podgroup_plan.render.what_if:render_markdown"),
     ),
 }
 

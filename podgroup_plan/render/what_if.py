@@ -7,14 +7,18 @@ Scenarios that failed are listed with their reason.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from rich.text import Text
 
 from podgroup_plan.render import layout
 from podgroup_plan.render.common import plural
 from podgroup_plan.render.layout import Column, natural_key
+from podgroup_plan.render.registry import RenderOptions
 from podgroup_plan.render.table import DEFAULT_WIDTH
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 FATE_WORDS = {
     "rescheduled": "rescheduled",
@@ -127,3 +131,17 @@ def render_what_if_markdown(doc: Mapping[str, Any]) -> str:
         lines += ["", "**Scenarios that could not be planned:**", ""]
         lines += [f"- {_md(r['name'])}: {_md(r['error'])}" for r in failed]
     return "\n".join(lines) + "\n"
+
+
+# --- the registry's entries (render/registry.py) --------------------------------------------
+
+def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    return render_what_if_table(doc, width=options.width)
+
+
+def render_terminal(doc: Mapping[str, Any], console: Console, options: RenderOptions) -> None:
+    layout.render_lines(blocks(doc, console.width), console=console)
+
+
+def render_markdown(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    return render_what_if_markdown(doc)
