@@ -12,7 +12,7 @@ result to a renderer (render/registry.py). It decides nothing about scheduling.
 
     app.py        the typer app, exit codes, option parsing without pydantic
     options.py    options shared by the commands, choice and count callbacks
-    simulate.py, validate.py, diff.py, explain.py, what_if.py   one command each (COMMAND_MODULES)
+    simulate.py, validate.py, diff.py, explain.py, headroom.py, what_if.py   one command each (COMMAND_MODULES)
     changes.py    --cordon / --drain / --fail / --add-node, shared by the commands that plan
     inputs.py     manifests, configuration files and gates read, every problem at once
     planning.py   plan() with progress; the configuration checked without planning
@@ -30,7 +30,7 @@ from podgroup_plan.cli.app import app
 
 # One module per command, each registering its command on `app` when imported, in the order
 # the help lists them. A new subcommand is one module here plus its name in this tuple.
-COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "what_if")
+COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "headroom", "what_if")
 
 for _module in COMMAND_MODULES:
     importlib.import_module(f"{__name__}.{_module}")

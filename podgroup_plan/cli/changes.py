@@ -90,6 +90,11 @@ def noted(result: PlanResult, applied: Applied | None) -> PlanResult:
     shape: the displaced pods are among its pods, recreated pending)."""
     if applied is None:
         return result
+    return dataclasses.replace(result, notes=tuple(sorted(set(result.notes) | set(noted_lines(applied)))))
+
+
+def noted_lines(applied: Applied) -> list[str]:
+    """One line saying what the changes did."""
     parts = []
     for word, nodes in (("cordoned", applied.cordoned), ("drained", applied.drained),
                         ("failed", applied.failed), ("added", applied.added)):
@@ -108,4 +113,4 @@ def noted(result: PlanResult, applied: Applied | None) -> PlanResult:
     if applied.refused:
         text += (f"; {len(applied.refused)} eviction(s) refused by a PodDisruptionBudget, the pods stay: "
                  + ", ".join(f"{r.pod.namespace}/{r.pod.name} ({', '.join(r.budgets)})" for r in applied.refused[:6]))
-    return dataclasses.replace(result, notes=tuple(sorted(set(result.notes) | {text})))
+    return [text]

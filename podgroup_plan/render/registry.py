@@ -11,7 +11,8 @@ for no renderer, nor for what one imports (rich, XML, ...).
                                                    when the output goes to a terminal
 
 The documents: RESULT a `PlanResult` (`simulate`), DIFF and EXPLANATION the plain dicts that
-`diff.diff_plans` and `explain.explain` build, WHAT_IF the dict of `analyses.what_if.sweep.assemble`.
+`diff.diff_plans` and `explain.explain` build, WHAT_IF the dict of `analyses.what_if.sweep.assemble`,
+HEADROOM that of `analyses.headroom.report`.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ RESULT = "result"
 DIFF = "diff"
 EXPLANATION = "explanation"
 WHAT_IF = "what-if"
+HEADROOM = "headroom"
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,11 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
                terminal="podgroup_plan.render.what_if:render_terminal"),
         Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
         Format("markdown", "podgroup_plan.render.what_if:render_markdown"),
+    ),
+    HEADROOM: _formats(
+        Format("table", "podgroup_plan.render.headroom:render_text"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("markdown", "podgroup_plan.render.headroom:render_markdown"),
     ),
 }
 

@@ -1,0 +1,227 @@
+"""`headroom --exact`: the largest number of copies *any* assignment could place, with OR-Tools
+CP-SAT (`pip install 'podgroup-plan[exact]'`), beside the greedy count of the scheduler's own
+order.
+
+The model (docs/headroom.md says why this one): copies are identical, so it decides *how many
+copies go to each topology domain* (`m[d]`, one integer per value of the gang's topology key,
+or one for the whole cluster when the copy has no constraint) and *how many pods of each shape
+go to each node* (`c[n, s]`, integers), never which copy a pod belongs to. A domain holding m[d]
+copies holds exactly m[d] times each shape's count, on its own nodes. Nodes bound the pods
+they take by every resource they have free after the input's plan, by their pod count, by the
+host ports already in use, and by hostname anti-affinity of pods that repel their own kind. A
+shape may use only nodes that the planner's own helpers say it could land on ignoring
+resources: required node affinity and nodeSelector, untolerated NoSchedule/NoExecute taints,
+a cordon. The objective is sum(m[d]), at most `--max`.
+
+Filters it cannot express (pod affinity, anti-affinity other than self-repelling hostname,
+topology spreading, CompositePodGroup levels) are named, and the answer is then an upper
+bound: `upperBound: true`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.plugins.helper.node_affinity import required_node_affinity_mask
+from podgroup_plan.plugins.helper.taint import taint_table, tolerations_tolerate, untolerated_per_node
+from podgroup_plan.model.objects import Taint
+
+HOSTNAME = "kubernetes.io/hostname"
+# node.kubernetes.io/unschedulable:NoSchedule, the taint a cordon amounts to (NodeUnschedulable)
+_CORDON_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+
+
+class ExactUnavailable(RuntimeError):
+    """OR-Tools is not installed."""
+
+
+@dataclass
+class Shape:
+    """Pods of one copy that the model cannot tell apart."""
+
+    pod: Pod  # a representative
+    count: int
+    eligible: np.ndarray  # bool per node of the state
+    per_node: int | None = None  # at most this many on one node (self-repelling hostname anti-affinity)
+
+
+@dataclass
+class Exact:
+    fits: int
+    status: str  # OPTIMAL | FEASIBLE | UNKNOWN | INFEASIBLE | MODEL_INVALID
+    upper_bound: bool
+    not_modelled: list[str] = field(default_factory=list)
+    # one packing achieving `fits`: per copy, (pod shape index, node name) per pod
+    packing: list[list[tuple[int, str]]] = field(default_factory=list)
+    bound: int | None = None  # the solver's proven bound on the objective
+    seconds: float = 0.0
+
+    def to_dict(self, greedy: int) -> dict[str, Any]:
+        return {
+            "fits": self.fits,
+            "status": self.status,
+            "upperBound": self.upper_bound,
+            "notModelled": self.not_modelled,
+            "bestBound": self.bound,
+            "leftOnTheTable": max(0, self.fits - greedy),
+            "packing": [{"copy": i + 1, "nodes": sorted({n for _, n in pods})} for i, pods in enumerate(self.packing)],
+            "wallSeconds": round(self.seconds, 3),
+        }
+
+
+def _shape_key(pod: Pod) -> tuple:
+    return (tuple(sorted(pod.requests.items())), tuple(sorted(pod.node_selector.items())), pod.affinity,
+            pod.tolerations, pod.host_ports, pod.topology_spread_constraints, tuple(sorted(pod.labels.items())))
+
+
+def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape], list[str]]:
+    """The copy's pods grouped into shapes, each with the nodes it could use; and what of
+    them the model cannot express."""
+    groups: dict[tuple, list[Pod]] = {}
+    for pod in pods:
+        groups.setdefault(_shape_key(pod), []).append(pod)
+    shapes: list[Shape] = []
+    missing: set[str] = set()
+    table = taint_table(state)
+    cordoned = np.fromiter((n.unschedulable for n in state.nodes), dtype=bool, count=state.n)
+    for key in sorted(groups, key=repr):
+        members = groups[key]
+        pod = members[0]
+        eligible = np.ones(state.n, dtype=bool)
+        mask = required_node_affinity_mask(state, pod)
+        if mask is not None:
+            eligible &= mask
+        eligible &= untolerated_per_node(state, table, pod.tolerations, ("NoSchedule", "NoExecute")) == 0
+        if cordoned.any() and not tolerations_tolerate(pod.tolerations, _CORDON_TAINT):
+            eligible &= ~cordoned
+        per_node = None
+        affinity = pod.affinity
+        if affinity is not None:
+            if affinity.pod_affinity_required:
+                missing.add("required pod affinity")
+            for term in affinity.pod_anti_affinity_required:
+                own = term.label_selector is not None and term.label_selector.matches(pod.labels)
+                if term.topology_key == HOSTNAME and own and not term.namespace_selector:
+                    per_node = 1
+                    # a running pod it repels takes its node out
+                    for i in range(state.n):
+                        if eligible[i] and any(term.label_selector.matches(p.labels) and p.namespace == pod.namespace
+                                               for p in state.pods_on_node[i].values()):
+                            eligible[i] = False
+                else:
+                    missing.add("required pod anti-affinity other than one per node among its own kind")
+        if any(c.when_unsatisfiable == "DoNotSchedule" for c in pod.topology_spread_constraints):
+            missing.add("topology spread constraints")
+        if pod.host_ports:
+            per_node = 1  # one pod per host port and node (NodePorts)
+            wanted = {(hp.port, hp.protocol) for hp in pod.host_ports}
+            for i in np.flatnonzero(eligible):
+                used = {(hp.port, hp.protocol) for p in state.pods_on_node[int(i)].values() for hp in p.host_ports}
+                if used & wanted:
+                    eligible[int(i)] = False
+        shapes.append(Shape(pod, len(members), eligible, per_node))
+    return shapes, sorted(missing)
+
+
+def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: int,
+          time_limit: float = 10.0, not_modelled: Sequence[str] = ()) -> Exact:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as err:  # pragma: no cover - the extra is in the test extra
+        raise ExactUnavailable("--exact needs OR-Tools: pip install 'podgroup-plan[exact]'") from err
+    import time
+
+    model = cp_model.CpModel()
+    free = state.allocatable - state.requested
+    free_pods = state.allowed_pods - state.pod_count
+    if domain_key is None:
+        domain_of = ["" for _ in range(state.n)]
+    else:
+        domain_of = [n.labels.get(domain_key) for n in state.nodes]
+    domains = sorted({d for d in domain_of if d is not None})
+    m = {d: model.NewIntVar(0, max_copies, f"m[{d}]") for d in domains}
+    model.Add(sum(m.values()) <= max_copies)
+    c: dict[tuple[int, int], Any] = {}
+    for s, shape in enumerate(shapes):
+        for n in np.flatnonzero(shape.eligible):
+            n = int(n)
+            if domain_of[n] is None:
+                continue
+            cap = int(free_pods[n])
+            for r, amount in shape.pod.requests.items():
+                row = state.resource_index.get(r)
+                have = int(free[row, n]) if row is not None else 0
+                cap = min(cap, have // amount if amount > 0 else cap)
+            if shape.per_node is not None:
+                cap = min(cap, shape.per_node)
+            cap = min(cap, shape.count * max_copies)
+            if cap > 0:
+                c[(n, s)] = model.NewIntVar(0, cap, f"c[{n},{s}]")
+    # a domain holds m[d] times each shape's count, on its own nodes
+    for d in domains:
+        for s, shape in enumerate(shapes):
+            here = [v for (n, ss), v in c.items() if ss == s and domain_of[n] == d]
+            model.Add(sum(here) == shape.count * m[d]) if here else model.Add(m[d] == 0)
+    # what each node has free: every resource, the pod count, host ports, self anti-affinity
+    by_node: dict[int, list[tuple[int, Any]]] = {}
+    for (n, s), v in c.items():
+        by_node.setdefault(n, []).append((s, v))
+    for n, items in by_node.items():
+        if len(items) < 2:
+            continue  # a single shape's cap already says it
+        for i, r in enumerate(state.resource_names):
+            terms = [(shapes[s].pod.requests.get(r, 0), v) for s, v in items if shapes[s].pod.requests.get(r, 0)]
+            if terms:
+                model.Add(sum(a * v for a, v in terms) <= int(free[i, n]))
+        model.Add(sum(v for _, v in items) <= int(free_pods[n]))
+        ports: dict[tuple, list[Any]] = {}
+        for s, v in items:
+            for hp in shapes[s].pod.host_ports:
+                ports.setdefault((hp.port, hp.protocol), []).append(v)
+        for vs in ports.values():
+            if len(vs) > 1:
+                model.Add(sum(vs) <= 1)
+    model.Maximize(sum(m.values()))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit)
+    solver.parameters.num_workers = 1  # deterministic: one search, the same answer every run
+    solver.parameters.random_seed = 0
+    started = time.perf_counter()
+    code = solver.Solve(model)
+    seconds = time.perf_counter() - started
+    status = solver.StatusName(code)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Exact(0, status, bool(not_modelled), list(not_modelled), seconds=seconds)
+    counts = {d: int(solver.Value(v)) for d, v in m.items()}
+    placed = {k: int(solver.Value(v)) for k, v in c.items()}
+    packing = _packing(shapes, domains, domain_of, counts, placed, state)
+    return Exact(sum(counts.values()), status, bool(not_modelled), list(not_modelled), packing,
+                 int(solver.BestObjectiveBound()), seconds)
+
+
+def _packing(shapes, domains, domain_of, counts, placed, state) -> list[list[tuple[int, str]]]:
+    """Copies made from the per-node counts: each copy takes each shape's count from the nodes
+    of its domain, in node order."""
+    left = dict(placed)
+    out: list[list[tuple[int, str]]] = []
+    for d in domains:
+        for _ in range(counts[d]):
+            pods: list[tuple[int, str]] = []
+            for s, shape in enumerate(shapes):
+                need = shape.count
+                for n in range(state.n):
+                    if need == 0:
+                        break
+                    if domain_of[n] != d:
+                        continue
+                    # one per node per copy for a self-repelling shape; else as many as are left
+                    take = min(left.get((n, s), 0), need, 1 if shape.per_node else need)
+                    if take:
+                        left[(n, s)] -= take
+                        need -= take
+                        pods += [(s, state.node_names[n])] * take
+            out.append(pods)
+    return out

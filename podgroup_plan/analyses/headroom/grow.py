@@ -1,0 +1,77 @@
+"""`headroom --add-node FILE --target K`: the fewest nodes of the given shapes to add so that K
+copies fit, found by planning, not by formula.
+
+Candidates are m nodes, the shapes taken in turn (`--add-node a.yaml --add-node b.yaml`: a, b,
+a, b, ...), each named `<shape's name>-<i>` (its `kubernetes.io/hostname` label too, when it has
+one; every other label says where it goes). m is found by planning the input on the grown
+cluster and adding copies: m = 0, 1, 2, 4, ... until K copies fit, then bisection between the
+last two. Each trial is its own Planner derived from the first (the configuration is resolved
+once). The search assumes that more nodes never fit fewer copies; it is bounded (`MAX_NODES`).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from podgroup_plan.analyses.headroom.greedy import Copy, Template, add_copies
+from podgroup_plan.model.objects import ClusterInput, Node
+from podgroup_plan.planner import Planner
+
+HOSTNAME = "kubernetes.io/hostname"
+MAX_NODES = 100_000
+
+
+def grown_nodes(shapes: Sequence[Node], m: int, taken: set[str]) -> list[Node]:
+    out: list[Node] = []
+    counters = [0] * len(shapes)
+    for i in range(m):
+        k = i % len(shapes)
+        shape = shapes[k]
+        while True:
+            counters[k] += 1
+            name = f"{shape.name}-{counters[k]}"
+            if name not in taken:
+                break
+        labels = dict(shape.labels)
+        if HOSTNAME in labels:
+            labels[HOSTNAME] = name
+        out.append(replace(shape, name=name, labels=labels, source=None))
+    return out
+
+
+def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node], target: int,
+                    templates: Sequence[Template]) -> tuple[int | None, Planner | None, list[Copy]]:
+    """(m, the planner of the grown cluster with its K copies placed, those copies); m None
+    when even MAX_NODES nodes do not make K copies fit."""
+    taken = {n.name for n in cluster.nodes}
+
+    def trial(m: int) -> tuple[bool, Planner, list[Copy]]:
+        grown = replace(cluster, nodes=tuple(sorted(cluster.nodes + tuple(grown_nodes(shapes, m, taken)),
+                                                    key=lambda n: n.name)))
+        planner = base.derive(grown)
+        kept, _ = add_copies(planner, templates, target)
+        return len(kept) >= target, planner, kept
+
+    ok, planner, kept = trial(0)
+    if ok:
+        return 0, planner, kept
+    lo, hi = 0, 1
+    found: tuple[Planner, list[Copy]] | None = None
+    while hi <= MAX_NODES:
+        ok, planner, kept = trial(hi)
+        if ok:
+            found = (planner, kept)
+            break
+        lo, hi = hi, hi * 2
+    if found is None:
+        return None, None, []
+    while hi - lo > 1:  # lo never fits, hi does
+        mid = (lo + hi) // 2
+        ok, planner, kept = trial(mid)
+        if ok:
+            hi, found = mid, (planner, kept)
+        else:
+            lo = mid
+    return hi, found[0], found[1]
+
+

@@ -1,0 +1,127 @@
+"""`podgroup-plan headroom`: how many more copies of a workload fit after the input's own
+pending work, where, what the greedy order leaves on the table (`--exact`), and how many nodes
+to add for K copies (`--add-node FILE --target K`). docs/headroom.md."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from podgroup_plan.cli import changes, emit, inputs
+from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
+from podgroup_plan.cli.guard import guard, input_errors
+from podgroup_plan.cli.options import (
+    DebugOpt,
+    FeatureGatesOpt,
+    NoExpandOpt,
+    OutputFileOpt,
+    PathsArg,
+    SchedulerConfigOpt,
+    metavar,
+    whole_number,
+    words_of,
+)
+from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.render.registry import HEADROOM, choices
+
+FORMATS = choices(HEADROOM)
+
+
+@app.command(cls=PlainCommand)
+def headroom(
+    paths: PathsArg,
+    workload: Annotated[Optional[list[Path]], typer.Option(
+        "--workload", metavar="FILE", dir_okay=False, show_default=False,
+        help="One workload as you would submit it (a Job, JobSet, Deployment, Workload with its "
+             "PodGroups and pods, ...). Repeatable: several are added in turn, as a mix.")] = None,
+    max_copies: Annotated[str, typer.Option("--max", metavar="N", help="Stop after N copies.")] = "1000",
+    by: Annotated[Optional[str], typer.Option(
+        "--by", metavar="LABEL", help="Count copies and free resources per value of this node label "
+        "(default: the workload's topology constraint, else the zone).")] = None,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Also the most copies any assignment could place (OR-Tools CP-SAT: "
+        "pip install 'podgroup-plan[exact]').")] = False,
+    time_limit: Annotated[str, typer.Option(
+        "--time-limit", metavar="SECONDS", help="CP-SAT's time limit for --exact.")] = "10",
+    target: Annotated[Optional[str], typer.Option(
+        "--target", metavar="K", help="With --add-node: the fewest such nodes to add so that K "
+        "copies fit.")] = None,
+    scheduler_config: SchedulerConfigOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    output: Annotated[str, typer.Option(
+        "-o", "--output", callback=words_of(FORMATS, "an output format"),
+        metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
+    output_file: OutputFileOpt = None,
+    debug: DebugOpt = False,
+    no_expand: NoExpandOpt = False,
+    cordon: changes.CordonOpt = None,
+    drain: changes.DrainOpt = None,
+    fail: changes.FailOpt = None,
+    add_node: changes.AddNodeOpt = None,
+) -> None:
+    """How many more copies of a workload fit, and where.
+
+    Exit 0 when answered, 2 on bad input."""
+    from podgroup_plan.analyses.headroom.exact import ExactUnavailable
+    from podgroup_plan.analyses.headroom.greedy import Template
+    from podgroup_plan.analyses.headroom.grow import smallest_growth
+    from podgroup_plan.analyses.headroom.report import Question, describe, exact_answer, headroom as run
+    from podgroup_plan.analyses.headroom.workload import WorkloadProblem, check_template
+    from podgroup_plan.loading import load_input
+    from podgroup_plan.planner import Planner
+
+    with guard(debug):
+        with input_errors():
+            count = whole_number(max_copies, "--max")
+            limit = float(whole_number(time_limit, "--time-limit"))
+            goal = whole_number(target, "--target") if target is not None else None
+            if goal is not None and not add_node:
+                raise InputError([Problem("headroom", "--target goes with --add-node FILE (the node "
+                                          "shape to add)")])
+            if not workload:
+                raise InputError([Problem("headroom", "give the workload to add copies of: --workload FILE")])
+            if exact and len(workload) > 1:
+                raise InputError([Problem("headroom", "--exact answers for one --workload")])
+            inputs.check_output_file(output_file, paths, [scheduler_config, *workload, *(add_node or ())])
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            templates, problems = [], []
+            for file in workload:
+                try:
+                    work = load_input([str(file)])
+                    kind, ns, name = check_template(work, str(file))
+                    templates.append(Template(inputs.expansion(work, no_expand), kind, ns, name))
+                except InputError as err:
+                    problems += err.problems
+                except WorkloadProblem as err:
+                    problems += err.problems
+            if problems:
+                raise InputError(problems)
+            shapes = None
+            if goal is not None:
+                shapes = changes.read_nodes(add_node)
+                cluster, applied = changes.apply(cluster, cordon, drain, fail, None)
+            else:
+                cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
+            cluster = inputs.expansion(cluster, no_expand)
+            question = Question(tuple(templates), count, by)
+            planner = inputs.naming(scheduler_config, lambda: Planner(
+                cluster, config, gates, config_source=inputs.config_source(scheduler_config),
+                expand=not no_expand))
+            try:
+                if shapes is not None:
+                    planner.run()
+                    best = exact_answer(planner, question, limit) if exact else None
+                    m, grown, kept = smallest_growth(planner, cluster, shapes, goal, question.templates)
+                    doc: dict[str, Any] = describe(grown if grown is not None else planner, question, kept, None)
+                    doc["grow"] = {"target": goal, "nodes": m, "shapes": [n.name for n in shapes]}
+                    if best is not None:
+                        doc["exact"] = best.to_dict(len(kept))
+                else:
+                    doc = run(planner, question, exact=exact, time_limit=limit)
+            except ExactUnavailable as err:
+                raise InputError([Problem("--exact", str(err))]) from None
+        if applied is not None:
+            doc["notes"] = list(changes.noted_lines(applied))
+        emit.emit(HEADROOM, output, doc, output_file, emit.options())
+    raise typer.Exit(EXIT_OK)

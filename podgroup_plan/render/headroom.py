@@ -1,0 +1,91 @@
+"""The `headroom` renderings (table, Markdown) of a Headroom document
+(podgroup_plan.analyses.headroom.report)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rich.text import Text
+
+from podgroup_plan.render import layout
+from podgroup_plan.render.common import plural
+from podgroup_plan.render.layout import Column, natural_key
+from podgroup_plan.render.registry import RenderOptions
+
+SHOWN_COPIES = 10
+GPU_SUFFIX = "/gpu"
+ZONE = "topology.kubernetes.io/zone"
+
+
+def _workloads(doc: Mapping[str, Any]) -> str:
+    return " + ".join(f"{w['kind']} {w['namespace']}/{w['name']}" for w in doc["workloads"])
+
+
+def headline(doc: Mapping[str, Any]) -> list[str]:
+    lines = []
+    more = "" if not doc["maxReached"] else f" (--max {doc['max']} reached)"
+    lines.append(f"{plural(doc['fits'], 'more copy', 'more copies')} of {_workloads(doc)} fit{more}.")
+    exact = doc.get("exact")
+    if exact is not None:
+        bound = " (an upper bound: " + ", ".join(exact["notModelled"]) + " not modelled)" if exact["upperBound"] else ""
+        line = f"Exact (CP-SAT, {exact['status']}): {exact['fits']}{bound}."
+        if exact["leftOnTheTable"]:
+            line += f" The scheduler's order leaves {plural(exact['leftOnTheTable'], 'copy', 'copies')} on the table."
+        lines.append(line)
+    grow = doc.get("grow")
+    if grow is not None:
+        if grow["nodes"] is None:
+            lines.append(f"No number of {' / '.join(grow['shapes'])} nodes makes {grow['target']} copies fit.")
+        else:
+            lines.append(f"Adding {plural(grow['nodes'], 'node')} ({' / '.join(grow['shapes'])}) makes "
+                         f"{grow['target']} copies fit.")
+    failure = doc.get("firstFailure")
+    if failure is not None:
+        lines.append(f"The next copy ({failure['name']}) does not fit: {failure['message']}")
+    return lines
+
+
+def _free(free: Mapping[str, int]) -> tuple[str, str]:
+    gpus = sum(v for r, v in free.items() if r.endswith(GPU_SUFFIX))
+    cpu = free.get("cpu", 0)
+    return str(gpus), f"{cpu / 1000:g}"
+
+
+def blocks(doc: Mapping[str, Any], width: int) -> list[list[Text]]:
+    parts = [[line for text in headline(doc) for line in layout.wrap(Text(text), width)]]
+    by = doc["by"]
+    t = layout.Table(f"Per {by}", [Column("Domain", elide=True), Column("Copies", justify="right"),
+                                    Column("Nodes", justify="right"), Column("Free GPUs", justify="right"),
+                                    Column("Free CPUs", justify="right")])
+    for value, row in sorted(doc["byDomain"][by].items(), key=lambda kv: natural_key(kv[0])):
+        t.add_row(value, str(row["copies"]), str(row["nodes"]), *_free(row["free"]))
+    parts.append(t.lines(width))
+    if doc["copies"]:
+        c = layout.Table("Copies", [Column("Copy", elide=True), Column("Nodes", fold=True)])
+        for copy in doc["copies"][:SHOWN_COPIES]:
+            # the --by label and the zone; -o json has every topology label
+            shown = [k for k in (ZONE, by) if k in copy["domains"]]
+            where = ", ".join(f"{k.rsplit('/', 1)[-1]}={'/'.join(copy['domains'][k])}" for k in dict.fromkeys(shown))
+            c.add_row(copy["name"], ", ".join(sorted(copy["nodes"], key=natural_key)), details=[where])
+        if len(doc["copies"]) > SHOWN_COPIES:
+            c.caption = f"+{len(doc['copies']) - SHOWN_COPIES} more (-o json lists every copy)"
+        parts.append(c.lines(width))
+    if doc.get("notes"):
+        parts.append(layout.bullets("Notes", doc["notes"], width))
+    return parts
+
+
+def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    return layout.render_lines(blocks(doc, options.width))
+
+
+def _md(text: Any) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def render_markdown(doc: Mapping[str, Any], options: RenderOptions) -> str:
+    lines = ["### Headroom", ""] + [f"- {_md(t)}" for t in headline(doc)] + [""]
+    by = doc["by"]
+    lines += [f"| {_md(by)} | Copies | Nodes | Free GPUs | Free CPUs |", "|---|---:|---:|---:|---:|"]
+    for value, row in sorted(doc["byDomain"][by].items(), key=lambda kv: natural_key(kv[0])):
+        lines.append(f"| {_md(value)} | {row['copies']} | {row['nodes']} | " + " | ".join(_free(row["free"])) + " |")
+    return "\n".join(lines) + "\n"
