@@ -4,7 +4,6 @@ each does). Shared by the commands that plan one input (`simulate`, `headroom`).
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -28,12 +27,14 @@ FailOpt = Annotated[Optional[list[str]], typer.Option(
     "--fail", metavar=TARGET, show_default=False,
     help="What if these nodes failed (gone with their pods; controllers recreate theirs)? "
          "Repeatable.")]
-AddNodeOpt = Annotated[Optional[list[Path]], typer.Option(
-    "--add-node", metavar="FILE", dir_okay=False, show_default=False,
+# list[str], not list[Path]: the CLI coerces strings and lists of strings without pydantic
+# (app._plain_coercion); paths are made here.
+AddNodeOpt = Annotated[Optional[list[str]], typer.Option(
+    "--add-node", metavar="FILE", show_default=False,
     help="What if the Node objects in FILE were added? Repeatable.")]
 
 
-def read_nodes(files: list[Path] | None) -> list[Node]:
+def read_nodes(files: list[str] | None) -> list[Node]:
     """The Node objects of every `--add-node` file; a file without one, or with anything else,
     is bad input."""
     if not files:
@@ -59,7 +60,7 @@ def read_nodes(files: list[Path] | None) -> list[Node]:
 
 
 def apply(cluster: ClusterInput, cordon: list[str] | None, drain: list[str] | None,
-          fail: list[str] | None, add_node: list[Path] | None) -> tuple[ClusterInput, Applied | None]:
+          fail: list[str] | None, add_node: list[str] | None) -> tuple[ClusterInput, Applied | None]:
     """`cluster` with the changes applied, and their account (None when there are none)."""
     if not (cordon or drain or fail or add_node):
         return cluster, None

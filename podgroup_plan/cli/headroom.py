@@ -31,8 +31,8 @@ FORMATS = choices(HEADROOM)
 @app.command(cls=PlainCommand)
 def headroom(
     paths: PathsArg,
-    workload: Annotated[Optional[list[Path]], typer.Option(
-        "--workload", metavar="FILE", dir_okay=False, show_default=False,
+    workload: Annotated[Optional[list[str]], typer.Option(
+        "--workload", metavar="FILE", show_default=False,
         help="One workload as you would submit it (a Job, JobSet, Deployment, Workload with its "
              "PodGroups and pods, ...). Repeatable: several are added in turn, as a mix.")] = None,
     max_copies: Annotated[str, typer.Option("--max", metavar="N", help="Stop after N copies.")] = "1000",
@@ -83,7 +83,8 @@ def headroom(
                 raise InputError([Problem("headroom", "give the workload to add copies of: --workload FILE")])
             if exact and len(workload) > 1:
                 raise InputError([Problem("headroom", "--exact answers for one --workload")])
-            inputs.check_output_file(output_file, paths, [scheduler_config, *workload, *(add_node or ())])
+            inputs.check_output_file(output_file, paths,
+                                     [scheduler_config, *map(Path, workload), *map(Path, add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
             templates, problems = [], []
             for file in workload:

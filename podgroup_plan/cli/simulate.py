@@ -1,6 +1,7 @@
 """`podgroup-plan simulate`: plan the pending pods and PodGroups, show where they land."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -61,7 +62,7 @@ def simulate(
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
     with guard(debug):
         with input_errors():
-            inputs.check_output_file(output_file, paths, [scheduler_config, *(add_node or ())])
+            inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
             cluster = inputs.expansion(cluster, no_expand)

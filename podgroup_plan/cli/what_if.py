@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from podgroup_plan.cli import emit, inputs
-from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_INPUT, EXIT_OK, PlainCommand, app
+from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
     DebugOpt,
@@ -41,8 +41,8 @@ def what_if(
     fail: Annotated[bool, typer.Option("--fail", help="--each scenarios fail the nodes (the default).")] = False,
     drain: Annotated[bool, typer.Option("--drain", help="--each scenarios drain the nodes.")] = False,
     cordon: Annotated[bool, typer.Option("--cordon", help="--each scenarios cordon the nodes.")] = False,
-    config: Annotated[Optional[list[Path]], typer.Option(
-        "--config", metavar="FILE", dir_okay=False, show_default=False,
+    config: Annotated[Optional[list[str]], typer.Option(
+        "--config", metavar="FILE", show_default=False,
         help="A scenario planned under this KubeSchedulerConfiguration. Repeatable.")] = None,
     gates: Annotated[Optional[list[str]], typer.Option(
         "--gates", metavar="NAME=BOOL,...", show_default=False,
@@ -88,7 +88,7 @@ def what_if(
             if each is None and not config and not gates:
                 raise InputError([Problem("what-if", "nothing to sweep: give --each LABEL, --config FILE "
                                           "or --gates NAME=BOOL,...")])
-            configs = list(config or ())
+            configs = [Path(f) for f in config or ()]
             inputs.check_output_file(output_file, paths, [scheduler_config, *configs])
             cluster, (base_config, *variants), base_gates = inputs.load(
                 paths, [scheduler_config, *configs], feature_gates)

@@ -13,7 +13,13 @@ from podgroup_plan.render import registry
 
 # The command whose `-o` chooses among each document's formats.
 COMMAND_OF = {registry.RESULT: "simulate", registry.DIFF: "diff",
-              registry.EXPLANATION: "explain"}
+              registry.EXPLANATION: "explain", registry.WHAT_IF: "what_if",
+              registry.HEADROOM: "headroom"}
+
+
+def command_name(module: str) -> str:
+    """A command module's command: `what_if` -> `what-if`."""
+    return module.replace("_", "-")
 
 
 def registered() -> dict[str, str]:
@@ -24,9 +30,9 @@ def registered() -> dict[str, str]:
 
 def test_every_command_module_is_registered():
     commands = registered()
-    assert list(commands) == list(cli.COMMAND_MODULES)  # the help's order too
+    assert list(commands) == [command_name(m) for m in cli.COMMAND_MODULES]  # the help's order too
     for name in cli.COMMAND_MODULES:
-        assert commands[name] == f"podgroup_plan.cli.{name}"
+        assert commands[command_name(name)] == f"podgroup_plan.cli.{name}"
 
 
 def test_no_module_registers_a_command_unlisted():
@@ -46,7 +52,7 @@ def test_every_registered_format_is_an_o_choice(document):
     assert command.callback.__module__ == f"podgroup_plan.cli.{COMMAND_OF[document]}"
     module = importlib.import_module(command.callback.__module__)
     assert module.FORMATS == list(registry.FORMATS[document])
-    help_text = " ".join(CliRunner().invoke(cli.app, [COMMAND_OF[document], "--help"]).output.split())
+    help_text = " ".join(CliRunner().invoke(cli.app, [command_name(COMMAND_OF[document]), "--help"]).output.split())
     assert f"-o, --output {'|'.join(registry.FORMATS[document])}" in help_text
 
 
@@ -68,8 +74,9 @@ def test_every_registered_format_is_accepted_by_its_command(document, name, monk
     from podgroup_plan.cli import inputs
 
     monkeypatch.setattr(inputs, "load", lambda *a, **k: (_ for _ in ()).throw(SystemExit(0)))
-    extra = {"simulate": [], "diff": ["--config-b", "b.yaml"], "explain": ["--pod", "a/b"]}
-    command = COMMAND_OF[document]
+    extra = {"simulate": [], "diff": ["--config-b", "b.yaml"], "explain": ["--pod", "a/b"],
+             "what-if": ["--each", "zone"], "headroom": ["--workload", "w.yaml"]}
+    command = command_name(COMMAND_OF[document])
     runner = CliRunner()
     ok = runner.invoke(cli.app, [command, "x", "-o", name, *extra[command]])
     assert ok.exit_code == 0, ok.output
