@@ -248,3 +248,19 @@ spec: {maxUnavailable: 0, selector: {matchLabels: {app: web}}}
     assert not errors, [e.message for e in errors]
     fates = {w["fate"] for r in doc["scenarios"] for w in r.get("workloads", ())}
     assert {"rescheduled", "lost"} <= fates
+
+
+def test_a_running_gang_that_loses_one_pod_keeps_the_other_and_its_new_pod_joins_it(tmp_path):
+    ci = cluster(tmp_path, *running_gang())
+    row = one(ci, FAIL, "r1-n1")
+    [job] = row["workloads"]
+    assert (job["name"], job["fate"], job["displacedPods"]) == ("train", "rescheduled", 1)
+    assert job["belowMinCount"] is True  # one of two left running
+    assert len(job["nodes"]) == 1 and job["nodes"][0] != "r1-n1"
+    # the PodGroup is still the running one: no new condition written on it
+    from podgroup_plan.plan import plan
+
+    applied = apply_changes(ci, [NodeChange(FAIL, "r1-n1")])
+    result = plan(applied.cluster)
+    [group] = [g for g in result.pod_groups if g.name == "train"]
+    assert group.scheduled_pods == 2
