@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import pytest
-
 pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
 
 from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo

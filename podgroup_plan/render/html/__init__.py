@@ -6,8 +6,9 @@ histograms are SVG generated in `svg.py`; `view.py` turns the result into what t
 Jinja2 is imported here only, when a page is asked for, so the CLI starts as fast without it.
 
 Reusable for any command that has plans to show: `render_html(result)` for one plan,
-`render_diff_html(a, b, document)` for two; both take the configuration labels the table
-header uses. Same input, same bytes: nothing depends on the time or on hash order.
+`render_diff_html(a, b, document)` for two (`document` is `diff.diff_plans(a, b)`; a what-if
+scenario against its baseline is such a pair); both take the labels the table header uses.
+The registry's entries (`render_result`, `render_diff`) adapt them to `RenderOptions`. Same input, same bytes: nothing depends on the time or on hash order.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from podgroup_plan import KUBERNETES_VERSION
-from podgroup_plan.capacity import CPU, GPU, MEASURES, MEMORY, PODS, NodeUsage
+from podgroup_plan.capacity import MEASURES, NodeUsage
 from podgroup_plan.render import common
 from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.result import PREEMPTED, SCHEDULED, PlanResult
@@ -358,6 +358,3 @@ def map_data(cmap: ClusterMap, group_list: Iterable[Group], moved: Mapping[int, 
         nodes.append([n.name, n.zone, n.rack, list(n.allocatable), list(n.before), list(n.after), pods])
     return {"key": cmap.key, "gpu": cmap.gpu_resource, "measures": list(MEASURES), "nodes": nodes,
             "groups": {g.id: g.nodes for g in group_list}}
-
-
-UNITS = {CPU: "cpu", MEMORY: "memory", GPU: "GPU", PODS: "pods"}
