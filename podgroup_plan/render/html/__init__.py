@@ -145,7 +145,9 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
     both maps (where it runs under A, and under B)."""
     env = _environment()
     moved_pods = [p for p in document["pods"] if p["a"]["node"] != p["b"]["node"]]
-    maps, group_lists, moved_rows = [], [], []
+    maps: list[tuple[ClusterMap, dict[int, list[str]]]] = []
+    group_lists: list[list[Any]] = []
+    moved_rows: list[dict[str, Any]] = []
     for key, result, label in (("a", a, label_a), ("b", b, label_b)):
         cmap = cluster_map(result, key, f"{key.upper()}: {label}")
         index = {n.name: n.index for n in cmap.nodes}
@@ -159,14 +161,15 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
     for p in moved_pods:
         moved_rows.append({"ref": f"{p['namespace']}/{p['name']}", "a": p["a"], "b": p["b"],
                            "id": f"pod:{p['namespace']}/{p['name']}"})
-    data = {"maps": [], "codes": CODES}
+    entries: list[dict[str, Any]] = []
     for (cmap, moved), glist in zip(maps, group_lists):
         entry = map_data(cmap, glist, moved)
-        index = {n.name: n.index for n in cmap.nodes}
-        for row in moved_rows:  # a moved pod selects its node on each map
-            node = row[cmap.key]["node"]
-            entry["groups"][row["id"]] = [index[node]] if node in index else []
-        data["maps"].append(entry)
+        rows = {n.name: n.index for n in cmap.nodes}
+        for pod in moved_rows:  # a moved pod selects its node on each map
+            node = pod[cmap.key]["node"]
+            entry["groups"][pod["id"]] = [rows[node]] if node in rows else []
+        entries.append(entry)
+    data = {"maps": entries, "codes": CODES}
     sides = []
     for (cmap, _), result, glist, label in zip(maps, (a, b), group_lists, (label_a, label_b)):
         capacity = result.capacity.to_dict() if result.capacity is not None else None

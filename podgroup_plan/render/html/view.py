@@ -102,9 +102,9 @@ def _pod_codes(result: PlanResult, usage: NodeUsage) -> dict[int, dict[str, str]
         if pods:
             out[i] = {f"{ns}/{name}": PLACED if (ns, name) in placed else RUNNING for ns, name in pods}
     for v in result.victims:
-        i = index.get(v.node)
-        if i is not None:
-            out.setdefault(i, {})[f"{v.namespace}/{v.name}"] = EVICTED
+        row = index.get(v.node)
+        if row is not None:
+            out.setdefault(row, {})[f"{v.namespace}/{v.name}"] = EVICTED
     return out
 
 
