@@ -4,7 +4,7 @@ each does). Shared by the commands that plan one input (`simulate`, `headroom`).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,20 +16,20 @@ if TYPE_CHECKING:
     from podgroup_plan.result import PlanResult
 
 TARGET = "NODE|LABEL=VALUE"
-CordonOpt = Annotated[Optional[list[str]], typer.Option(
+CordonOpt = Annotated[list[str] | None, typer.Option(
     "--cordon", metavar=TARGET, show_default=False,
     help="What if these nodes were cordoned (unschedulable, their pods stay)? Repeatable.")]
-DrainOpt = Annotated[Optional[list[str]], typer.Option(
+DrainOpt = Annotated[list[str] | None, typer.Option(
     "--drain", metavar=TARGET, show_default=False,
     help="What if these nodes were drained (cordoned, pods evicted as kubectl drain "
          "--ignore-daemonsets evicts them, PodDisruptionBudgets respected)? Repeatable.")]
-FailOpt = Annotated[Optional[list[str]], typer.Option(
+FailOpt = Annotated[list[str] | None, typer.Option(
     "--fail", metavar=TARGET, show_default=False,
     help="What if these nodes failed (gone with their pods; controllers recreate theirs)? "
          "Repeatable.")]
 # list[str], not list[Path]: the CLI coerces strings and lists of strings without pydantic
 # (app._plain_coercion); paths are made here.
-AddNodeOpt = Annotated[Optional[list[str]], typer.Option(
+AddNodeOpt = Annotated[list[str] | None, typer.Option(
     "--add-node", metavar="FILE", show_default=False,
     help="What if the Node objects in FILE were added? Repeatable.")]
 
@@ -64,7 +64,14 @@ def apply(cluster: ClusterInput, cordon: list[str] | None, drain: list[str] | No
     """`cluster` with the changes applied, and their account (None when there are none)."""
     if not (cordon or drain or fail or add_node):
         return cluster, None
-    from podgroup_plan.analyses.what_if.changes import CORDON, DRAIN, FAIL, ChangeError, NodeChange, apply_changes
+    from podgroup_plan.analyses.what_if.changes import (
+        CORDON,
+        DRAIN,
+        FAIL,
+        ChangeError,
+        NodeChange,
+        apply_changes,
+    )
 
     changes = ([NodeChange(CORDON, t) for t in cordon or ()] + [NodeChange(DRAIN, t) for t in drain or ()]
                + [NodeChange(FAIL, t) for t in fail or ()])

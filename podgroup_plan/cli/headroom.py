@@ -4,7 +4,7 @@ to add for K copies (`--add-node FILE --target K`). docs/headroom.md."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -31,12 +31,12 @@ FORMATS = choices(HEADROOM)
 @app.command(cls=PlainCommand)
 def headroom(
     paths: PathsArg,
-    workload: Annotated[Optional[list[str]], typer.Option(
+    workload: Annotated[list[str] | None, typer.Option(
         "--workload", metavar="FILE", show_default=False,
         help="One workload as you would submit it (a Job, JobSet, Deployment, Workload with its "
              "PodGroups and pods, ...). Repeatable: several are added in turn, as a mix.")] = None,
     max_copies: Annotated[str, typer.Option("--max", metavar="N", help="Stop after N copies.")] = "1000",
-    by: Annotated[Optional[str], typer.Option(
+    by: Annotated[str | None, typer.Option(
         "--by", metavar="LABEL", help="Count copies and free resources per value of this node label "
         "(default: the workload's topology constraint, else the zone).")] = None,
     exact: Annotated[bool, typer.Option(
@@ -44,7 +44,7 @@ def headroom(
         "pip install 'podgroup-plan[exact]').")] = False,
     time_limit: Annotated[str, typer.Option(
         "--time-limit", metavar="SECONDS", help="CP-SAT's time limit for --exact.")] = "10",
-    target: Annotated[Optional[str], typer.Option(
+    target: Annotated[str | None, typer.Option(
         "--target", metavar="K", help="With --add-node: the fewest such nodes to add so that K "
         "copies fit.")] = None,
     scheduler_config: SchedulerConfigOpt = None,
@@ -66,7 +66,8 @@ def headroom(
     from podgroup_plan.analyses.headroom.exact import ExactUnavailable
     from podgroup_plan.analyses.headroom.greedy import Template
     from podgroup_plan.analyses.headroom.grow import smallest_growth
-    from podgroup_plan.analyses.headroom.report import Question, describe, exact_answer, headroom as run
+    from podgroup_plan.analyses.headroom.report import Question, describe, exact_answer
+    from podgroup_plan.analyses.headroom.report import headroom as run
     from podgroup_plan.analyses.headroom.workload import WorkloadProblem, check_template
     from podgroup_plan.loading import load_input
     from podgroup_plan.planner import Planner
@@ -86,7 +87,8 @@ def headroom(
             inputs.check_output_file(output_file, paths,
                                      [scheduler_config, *map(Path, workload), *map(Path, add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
-            templates, problems = [], []
+            templates: list[Template] = []
+            problems: list[Problem] = []
             for file in workload:
                 try:
                     work = load_input([str(file)])
@@ -110,7 +112,7 @@ def headroom(
                 cluster, config, gates, config_source=inputs.config_source(scheduler_config),
                 expand=not no_expand))
             try:
-                if shapes is not None:
+                if shapes is not None and goal is not None:
                     planner.run()
                     best = exact_answer(planner, question, limit) if exact else None
                     m, grown, kept = smallest_growth(planner, cluster, shapes, goal, question.templates)

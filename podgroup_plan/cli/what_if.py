@@ -4,7 +4,7 @@ gates, each planned as `simulate` plans it and compared with the plan of the unc
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -35,16 +35,16 @@ FAIL_ON = ("down", "error")
 @app.command("what-if", cls=PlainCommand)
 def what_if(
     paths: PathsArg,
-    each: Annotated[Optional[str], typer.Option(
+    each: Annotated[str | None, typer.Option(
         "--each", metavar="LABEL", help="One scenario per value of this node label (or `node`: one per "
         "node), each failing (default), draining or cordoning those nodes.")] = None,
     fail: Annotated[bool, typer.Option("--fail", help="--each scenarios fail the nodes (the default).")] = False,
     drain: Annotated[bool, typer.Option("--drain", help="--each scenarios drain the nodes.")] = False,
     cordon: Annotated[bool, typer.Option("--cordon", help="--each scenarios cordon the nodes.")] = False,
-    config: Annotated[Optional[list[str]], typer.Option(
+    config: Annotated[list[str] | None, typer.Option(
         "--config", metavar="FILE", show_default=False,
         help="A scenario planned under this KubeSchedulerConfiguration. Repeatable.")] = None,
-    gates: Annotated[Optional[list[str]], typer.Option(
+    gates: Annotated[list[str] | None, typer.Option(
         "--gates", metavar="NAME=BOOL,...", show_default=False,
         help="A scenario planned with these feature gates. Repeatable.")] = None,
     scheduler_config: SchedulerConfigOpt = None,
@@ -53,15 +53,15 @@ def what_if(
         "--executor", callback=words_of(EXECUTORS, "an executor"), metavar=metavar(EXECUTORS),
         help="Who plans the scenarios: this process, a local process pool, or a Ray cluster "
              "(pip install 'podgroup-plan[ray]').")] = EXECUTORS[0],
-    workers: Annotated[Optional[str], typer.Option(
+    workers: Annotated[str | None, typer.Option(
         "--workers", metavar="N", help="Processes (or a local Ray's CPUs); default: the CPUs.")] = None,
-    ray_address: Annotated[Optional[str], typer.Option(
+    ray_address: Annotated[str | None, typer.Option(
         "--ray-address", metavar="ADDR", help="An existing Ray cluster (default: start a local one).")] = None,
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(FORMATS, "an output format"),
         metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
     output_file: OutputFileOpt = None,
-    fail_on: Annotated[Optional[list[str]], typer.Option(
+    fail_on: Annotated[list[str] | None, typer.Option(
         "--fail-on", callback=words_of(FAIL_ON, "a --fail-on condition"), show_default=False,
         metavar=metavar(FAIL_ON),
         help="Exit 1 when a scenario leaves a workload down (lost or unschedulable), or when a "
@@ -75,7 +75,14 @@ def what_if(
     Exit 0 when swept, 1 when a --fail-on condition holds, 2 on bad input."""
     from podgroup_plan.analyses.what_if import executors
     from podgroup_plan.analyses.what_if.changes import CORDON, DRAIN, FAIL, ChangeError
-    from podgroup_plan.analyses.what_if.sweep import PlanEach, Scenario, Sweep, assemble, each_value, with_base
+    from podgroup_plan.analyses.what_if.sweep import (
+        PlanEach,
+        Scenario,
+        Sweep,
+        assemble,
+        each_value,
+        with_base,
+    )
 
     with guard(debug):
         with input_errors():
@@ -121,7 +128,8 @@ def what_if(
 
 def _gate_sets(texts: list[str], base: dict[str, bool] | None) -> list[tuple[str, dict[str, bool]]]:
     """Each `--gates` list parsed, over the base `--feature-gates`; every problem at once."""
-    out, problems = [], []
+    out: list[tuple[str, dict[str, bool]]] = []
+    problems: list[Problem] = []
     for text in texts:
         try:
             parsed = inputs.parse_gates(text) or {}

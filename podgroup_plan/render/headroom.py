@@ -2,7 +2,8 @@
 (podgroup_plan.analyses.headroom.report)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rich.text import Text
 

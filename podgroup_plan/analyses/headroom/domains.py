@@ -8,7 +8,8 @@ CompositePodGroup or Workload of the input or the workloads constrains on. The n
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,8 @@ def natural_key(text: str) -> list:
 def constrained_keys(inputs: Iterable[ClusterInput]) -> set[str]:
     keys: set[str] = set()
     for ci in inputs:
-        keys |= {g.topology_key for g in (*ci.pod_groups, *ci.composite_pod_groups) if g.topology_key}
+        keys |= {g.topology_key for g in ci.pod_groups if g.topology_key}
+        keys |= {c.topology_key for c in ci.composite_pod_groups if c.topology_key}
         for w in ci.workloads:
             keys |= {t.topology_key for t in w.pod_group_templates if t.topology_key}
             keys |= {t.topology_key for t in w.composite_pod_group_templates if t.topology_key}

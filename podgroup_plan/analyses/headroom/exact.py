@@ -19,15 +19,19 @@ bound: `upperBound: true`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from podgroup_plan.model.objects import Pod
+from podgroup_plan.model.objects import Pod, Taint
 from podgroup_plan.plugins.helper.node_affinity import required_node_affinity_mask
-from podgroup_plan.plugins.helper.taint import taint_table, tolerations_tolerate, untolerated_per_node
-from podgroup_plan.model.objects import Taint
+from podgroup_plan.plugins.helper.taint import (
+    taint_table,
+    tolerations_tolerate,
+    untolerated_per_node,
+)
 
 HOSTNAME = "kubernetes.io/hostname"
 # node.kubernetes.io/unschedulable:NoSchedule, the taint a cordon amounts to (NodeUnschedulable)
@@ -103,12 +107,13 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
             if affinity.pod_affinity_required:
                 missing.add("required pod affinity")
             for term in affinity.pod_anti_affinity_required:
-                own = term.label_selector is not None and term.label_selector.matches(pod.labels)
-                if term.topology_key == HOSTNAME and own and not term.namespace_selector:
+                selector = term.label_selector
+                own = selector is not None and selector.matches(pod.labels)
+                if selector is not None and term.topology_key == HOSTNAME and own and not term.namespace_selector:
                     per_node = 1
                     # a running pod it repels takes its node out
                     for i in range(state.n):
-                        if eligible[i] and any(term.label_selector.matches(p.labels) and p.namespace == pod.namespace
+                        if eligible[i] and any(selector.matches(p.labels) and p.namespace == pod.namespace
                                                for p in state.pods_on_node[i].values()):
                             eligible[i] = False
                 else:
@@ -118,10 +123,10 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
         if pod.host_ports:
             per_node = 1  # one pod per host port and node (NodePorts)
             wanted = {(hp.port, hp.protocol) for hp in pod.host_ports}
-            for i in np.flatnonzero(eligible):
-                used = {(hp.port, hp.protocol) for p in state.pods_on_node[int(i)].values() for hp in p.host_ports}
+            for row in np.flatnonzero(eligible):
+                used = {(hp.port, hp.protocol) for p in state.pods_on_node[int(row)].values() for hp in p.host_ports}
                 if used & wanted:
-                    eligible[int(i)] = False
+                    eligible[int(row)] = False
         shapes.append(Shape(pod, len(members), eligible, per_node))
     return shapes, sorted(missing)
 
@@ -142,12 +147,12 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
     else:
         domain_of = [n.labels.get(domain_key) for n in state.nodes]
     domains = sorted({d for d in domain_of if d is not None})
-    m = {d: model.NewIntVar(0, max_copies, f"m[{d}]") for d in domains}
-    model.Add(sum(m.values()) <= max_copies)
+    m = {d: model.new_int_var(0, max_copies, f"m[{d}]") for d in domains}
+    model.add(sum(m.values()) <= max_copies)
     c: dict[tuple[int, int], Any] = {}
     for s, shape in enumerate(shapes):
-        for n in np.flatnonzero(shape.eligible):
-            n = int(n)
+        for row in np.flatnonzero(shape.eligible):
+            n = int(row)
             if domain_of[n] is None:
                 continue
             cap = int(free_pods[n])
@@ -159,12 +164,15 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
                 cap = min(cap, shape.per_node)
             cap = min(cap, shape.count * max_copies)
             if cap > 0:
-                c[(n, s)] = model.NewIntVar(0, cap, f"c[{n},{s}]")
+                c[(n, s)] = model.new_int_var(0, cap, f"c[{n},{s}]")
     # a domain holds m[d] times each shape's count, on its own nodes
     for d in domains:
         for s, shape in enumerate(shapes):
             here = [v for (n, ss), v in c.items() if ss == s and domain_of[n] == d]
-            model.Add(sum(here) == shape.count * m[d]) if here else model.Add(m[d] == 0)
+            if here:
+                model.add(sum(here) == shape.count * m[d])
+            else:
+                model.add(m[d] == 0)
     # what each node has free: every resource, the pod count, host ports, self anti-affinity
     by_node: dict[int, list[tuple[int, Any]]] = {}
     for (n, s), v in c.items():
@@ -175,31 +183,31 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
         for i, r in enumerate(state.resource_names):
             terms = [(shapes[s].pod.requests.get(r, 0), v) for s, v in items if shapes[s].pod.requests.get(r, 0)]
             if terms:
-                model.Add(sum(a * v for a, v in terms) <= int(free[i, n]))
-        model.Add(sum(v for _, v in items) <= int(free_pods[n]))
+                model.add(sum(a * v for a, v in terms) <= int(free[i, n]))
+        model.add(sum(v for _, v in items) <= int(free_pods[n]))
         ports: dict[tuple, list[Any]] = {}
         for s, v in items:
             for hp in shapes[s].pod.host_ports:
                 ports.setdefault((hp.port, hp.protocol), []).append(v)
         for vs in ports.values():
             if len(vs) > 1:
-                model.Add(sum(vs) <= 1)
-    model.Maximize(sum(m.values()))
+                model.add(sum(vs) <= 1)
+    model.maximize(sum(m.values()))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1  # deterministic: one search, the same answer every run
     solver.parameters.random_seed = 0
     started = time.perf_counter()
-    code = solver.Solve(model)
+    code = solver.solve(model)
     seconds = time.perf_counter() - started
-    status = solver.StatusName(code)
+    status = solver.status_name(code)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Exact(0, status, bool(not_modelled), list(not_modelled), seconds=seconds)
-    counts = {d: int(solver.Value(v)) for d, v in m.items()}
-    placed = {k: int(solver.Value(v)) for k, v in c.items()}
+    counts = {d: int(solver.value(v)) for d, v in m.items()}
+    placed = {k: int(solver.value(v)) for k, v in c.items()}
     packing = _packing(shapes, domains, domain_of, counts, placed, state)
     return Exact(sum(counts.values()), status, bool(not_modelled), list(not_modelled), packing,
-                 int(solver.BestObjectiveBound()), seconds)
+                 int(solver.best_objective_bound), seconds)
 
 
 def _packing(shapes, domains, domain_of, counts, placed, state) -> list[list[tuple[int, str]]]:

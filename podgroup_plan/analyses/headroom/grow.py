@@ -10,8 +10,8 @@ once). The search assumes that more nodes never fit fewer copies; it is bounded 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from podgroup_plan.analyses.headroom.greedy import Copy, Template, add_copies
 from podgroup_plan.model.objects import ClusterInput, Node

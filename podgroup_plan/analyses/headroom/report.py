@@ -2,12 +2,24 @@
 schemas/Headroom.json)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from podgroup_plan.analyses.headroom.domains import ZONE, by_domain, constrained_keys, domains_of, topology_labels
+from podgroup_plan.analyses.headroom.domains import (
+    ZONE,
+    by_domain,
+    constrained_keys,
+    domains_of,
+    topology_labels,
+)
 from podgroup_plan.analyses.headroom.exact import Exact, shapes_of, solve
-from podgroup_plan.analyses.headroom.greedy import DEFAULT_MAX, Copy, Template, add_copies
+from podgroup_plan.analyses.headroom.greedy import (
+    DEFAULT_MAX,
+    Copy,
+    Template,
+    add_copies,
+)
 from podgroup_plan.analyses.headroom.workload import copy_of, latest_timestamp
 from podgroup_plan.planner import Planner
 from podgroup_plan.result import API_VERSION

@@ -12,7 +12,7 @@ input's own pending work of the same priority.
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from podgroup_plan.errors import Problem
@@ -50,10 +50,11 @@ def roots(work: ClusterInput) -> list[tuple[str, str, str, Any]]:
         out.append((kind, obj.namespace, obj.name, obj))
     out += [("Workload", w.namespace, w.name, w) for w in work.workloads]
     workloads = {(w.namespace, w.name) for w in work.workloads}
-    for kind, groups in (("CompositePodGroup", work.composite_pod_groups), ("PodGroup", work.pod_groups)):
-        for g in groups:
-            if g.parent is None and (g.workload_name is None or (g.namespace, g.workload_name) not in workloads):
-                out.append((kind, g.namespace, g.name, g))
+    tops: list[tuple[str, Any]] = [("CompositePodGroup", c) for c in work.composite_pod_groups]
+    tops += [("PodGroup", g) for g in work.pod_groups]
+    for kind, g in tops:
+        if g.parent is None and (g.workload_name is None or (g.namespace, g.workload_name) not in workloads):
+            out.append((kind, g.namespace, g.name, g))
     groups = {(g.namespace, g.name) for g in work.pod_groups}
     for p in work.pods:
         if p.pod_group and (p.namespace, p.pod_group) in groups:
@@ -97,8 +98,8 @@ def _line(obj: Any) -> int | None:
 
 def latest_timestamp(cluster: ClusterInput) -> str:
     stamps = [t for p in cluster.pods for t in (p.creation_timestamp, p.start_time) if t]
-    stamps += [g.creation_timestamp for g in (*cluster.pod_groups, *cluster.composite_pod_groups)
-               if g.creation_timestamp]
+    stamps += [g.creation_timestamp for g in cluster.pod_groups if g.creation_timestamp]
+    stamps += [c.creation_timestamp for c in cluster.composite_pod_groups if c.creation_timestamp]
     stamps += [o.creation_timestamp for _, o in _controller_objects(cluster.controllers) if o.creation_timestamp]
     return max(stamps) if stamps else "1970-01-01T00:00:00Z"
 
@@ -107,8 +108,8 @@ def _after(stamp: str, seconds: int) -> str:
     try:
         when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
-        when = datetime(1970, 1, 1, tzinfo=timezone.utc)
-    return (when.astimezone(timezone.utc) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        when = datetime(1970, 1, 1, tzinfo=UTC)
+    return (when.astimezone(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def copy_of(work: ClusterInput, k: int, after: str, seconds: int | None = None) -> ClusterInput:

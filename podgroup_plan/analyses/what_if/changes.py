@@ -24,11 +24,18 @@ of a running PodGroup.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from datetime import UTC
 
 from podgroup_plan.controllers.names import generate_name, stand_in_uid
-from podgroup_plan.model.objects import ClusterInput, Node, OwnerReference, Pod, PodDisruptionBudget
+from podgroup_plan.model.objects import (
+    ClusterInput,
+    Node,
+    OwnerReference,
+    Pod,
+    PodDisruptionBudget,
+)
 
 CORDON = "cordon"
 DRAIN = "drain"
@@ -140,16 +147,16 @@ def apply_changes(cluster: ClusterInput, changes: Sequence[NodeChange], added: S
     gone = {p.key for p, _ in leaving}
     displaced: list[Displaced] = []
     new_pods: list[Pod] = []
-    for pod, node in leaving:
+    for pod, node_name in leaving:
         owner = controller_of(pod)
         if owner is None:
-            displaced.append(Displaced(pod, node, "lost"))
+            displaced.append(Displaced(pod, node_name, "lost"))
         elif (pod.namespace, owner.kind, owner.name) in recreated_by_expansion:
-            displaced.append(Displaced(pod, node, "recreated"))
+            displaced.append(Displaced(pod, node_name, "recreated"))
         else:
             again = _recreate(pod, owner, stamp)
             new_pods.append(again)
-            displaced.append(Displaced(pod, node, "recreated", again.name))
+            displaced.append(Displaced(pod, node_name, "recreated", again.name))
     gone |= {p.key for p in cluster.pods if p.node_name in by_failed}  # node-bound pods too
     pods = [p for p in cluster.pods if p.key not in gone] + new_pods
     changed = replace(
@@ -288,13 +295,13 @@ def _after_everything(cluster: ClusterInput) -> str:
 
 
 def _plus_one_second(stamp: str) -> str:
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     try:
         when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
         return stamp
-    return (when.astimezone(timezone.utc) + timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (when.astimezone(UTC) + timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _recreate(pod: Pod, owner: OwnerReference, stamp: str) -> Pod:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from podgroup_plan.analyses.what_if.sweep import PlanFn, Sweep, run_scenario
 
@@ -91,7 +92,7 @@ def _ray(sweep: Sweep, factory: Factory, workers: int | None, address: str | Non
             else:
                 ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
                          log_to_driver=False)
-        except Exception as err:  # noqa: BLE001 - Ray raises many kinds; say which cluster
+        except Exception as err:
             raise ExecutorUnavailable(f"--executor ray: cannot reach Ray at {address or 'a local Ray'}: "
                                       f"{' '.join(str(err).split())}") from err
         started = True

@@ -15,8 +15,9 @@ scenario's plan evicts one of its pods that the unchanged plan left alone. Its f
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from podgroup_plan.analyses.what_if.changes import Applied, controller_of
 from podgroup_plan.model.objects import ClusterInput, Pod

@@ -10,8 +10,9 @@ the sweep goes on.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from podgroup_plan.analyses.what_if.changes import (
     Applied,
