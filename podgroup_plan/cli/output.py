@@ -68,9 +68,8 @@ def to_stdout(write: Callable[[], Any]) -> None:
 def write_atomically(target: Path, text: str) -> None:
     """Write `text` to a new file beside `target`, then rename it over `target` (a regular
     file, or none yet); anything else is written in place."""
-    import tempfile
-
     import stat
+    import tempfile
 
     target = Path(os.path.realpath(target))  # replace a symlink's target, not the link
     try:

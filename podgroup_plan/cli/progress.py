@@ -35,8 +35,7 @@ class ProgressBar:
 
     def _start(self, total: int) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-            TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         console = self.console if self.console is not None else Console(stderr=True)
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(),

@@ -14,6 +14,8 @@ from typing import Mapping
 
 import orjson
 
+from podgroup_plan.controllers.names import fnv32a, safe_encode
+from podgroup_plan.errors import shorten
 from podgroup_plan.loading.admission import Admission
 from podgroup_plan.loading.decode_groups import _disruption_mode, _topology_key
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
@@ -21,7 +23,6 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
 from podgroup_plan.loading.documents import Document
-from podgroup_plan.errors import shorten
 from podgroup_plan.model.controllers import (
     Deployment,
     IndexIntervals,
@@ -33,7 +34,6 @@ from podgroup_plan.model.controllers import (
     StatefulSet,
 )
 from podgroup_plan.model.objects import BASIC, GANG, OwnerReference, Pod
-from podgroup_plan.controllers.names import fnv32a, safe_encode
 
 GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
 MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000  # pkg/apis/batch/validation: maxParallelismForIndexedJob

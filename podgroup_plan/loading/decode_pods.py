@@ -27,7 +27,6 @@ from podgroup_plan.loading.decode_meta import DEFAULT_NAMESPACE, Report, timesta
 from podgroup_plan.loading.decode_nodes import normalized_image
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_quantities import check_total, in_units, quantities, unit
-from podgroup_plan.model.quantity import MAX_INT64
 from podgroup_plan.loading.decode_scheduling import affinity, spread_constraint, toleration
 from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import (
@@ -41,6 +40,7 @@ from podgroup_plan.model.objects import (
     Toleration,
     TopologySpreadConstraint,
 )
+from podgroup_plan.model.quantity import MAX_INT64
 
 # kube-scheduler's defaults for containers that request no cpu / memory (scoring only):
 # `pkg/scheduler/util` DefaultMilliCPURequest = 100m, DefaultMemoryRequest = 200Mi.

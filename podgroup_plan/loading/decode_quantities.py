@@ -9,9 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
+from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode_meta import Report
 from podgroup_plan.model.objects import CPU
-from podgroup_plan.errors import shorten
 from podgroup_plan.model.quantity import MAX_INT64, parse_quantity
 
 # Amounts are kept in nano-units while they are summed: exact integers for every suffix down to

@@ -22,7 +22,6 @@ from podgroup_plan.loading.paths import STDIN, STDIN_NAME, expand_paths
 from podgroup_plan.loading.yaml_stream import yaml_documents
 
 
-
 def iter_documents(
     paths: Sequence[str], stdin_text: str | None = None, problems: list[Problem] | None = None
 ) -> Iterator[Document]:

@@ -231,7 +231,8 @@ def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:
             if seen is not doc:
                 copies.setdefault(key, [seen]).append(doc)
     for (kind, _, _), docs in copies.items():
-        what = "more than one KubeSchedulerConfiguration in the input" if kind == "KubeSchedulerConfiguration" else "defined more than once"
+        what = ("more than one KubeSchedulerConfiguration in the input" if kind == "KubeSchedulerConfiguration"
+                else "defined more than once")
         for doc in docs:
             yield Issue(doc, (), what, tuple(d for d in docs if d is not doc))
 
@@ -256,7 +257,8 @@ def priority_rules(decoded: Decoded) -> Iterator[Issue]:
         if cls.name.startswith("system-"):
             yield Issue(doc, ("metadata", "name"), 'the "system-" prefix is reserved for the built-in PriorityClasses')
         if cls.value > HIGHEST_USER_DEFINABLE_PRIORITY:
-            yield Issue(doc, ("value",), f"must be at most {HIGHEST_USER_DEFINABLE_PRIORITY} for a user-defined PriorityClass, got {cls.value}")
+            yield Issue(doc, ("value",), f"must be at most {HIGHEST_USER_DEFINABLE_PRIORITY} "
+                                         f"for a user-defined PriorityClass, got {cls.value}")
     # Two globalDefault classes are not an error: the apiserver refuses a second one, but a race
     # can leave two, and Priority admission then takes the lowest value (decode_priorities.py).
 
@@ -383,7 +385,8 @@ def pod_group_rules(decoded: Decoded, broken: set[Identity], unread: Sequence[st
         names_ = templates[1] if composite else templates[0]
         if group.template_name not in names_:
             have = ", ".join(sorted(names_)) or "none"
-            yield Issue(doc, template_path, f'Workload "{group.workload_name}" has no {kind} "{group.template_name}" (it has: {have})')
+            yield Issue(doc, template_path,
+                        f'Workload "{group.workload_name}" has no {kind} "{group.template_name}" (it has: {have})')
 
 
 def _files(names: Sequence[str]) -> str:

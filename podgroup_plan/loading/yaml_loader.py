@@ -11,7 +11,7 @@ import yaml
 try:  # libyaml: a C parser; the constructor (dicts, lists) stays PyYAML's own.
     BaseLoader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    BaseLoader = yaml.SafeLoader  # type: ignore[misc,assignment]
+    BaseLoader = yaml.SafeLoader
 
 TAG_STR = "tag:yaml.org,2002:str"
 TAG_MAP = "tag:yaml.org,2002:map"

@@ -33,6 +33,7 @@ from podgroup_plan.loading.yaml_loader import (
     ManifestLoader,
 )
 
+
 def yaml_documents(path: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     """The documents of a YAML stream: built straight from libyaml's events first (no node
     tree, only the lines of the objects themselves, see `_EventBuilder`). A document with an

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.render.diff_table import NOT_LISTED, SUMMARY_ROWS, headline, split_notes
+from podgroup_plan.render.layout import natural_ref_key
 from podgroup_plan.render.markdown import MAX_ROWS, cell, code, notes, table
 
 if TYPE_CHECKING:

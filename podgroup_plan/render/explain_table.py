@@ -172,7 +172,8 @@ def _group(doc: dict[str, Any], out: _Lines) -> None:
             out.add("PDBs consulted: " + ", ".join(pre["pdbs"]), 2)
         units = pre.get("units") or []
         if units:
-            out.add(f"victim units in the order the reprieve tried them (PDB-violating first, then by importance; {len(units)}):", 2)
+            out.add("victim units in the order the reprieve tried them "
+                    f"(PDB-violating first, then by importance; {len(units)}):", 2)
             for unit in units[:20]:
                 pdb = f"; PDB {', '.join(unit['pdbs'])}" if unit["pdbs"] else ""
                 if unit["pdbViolatingPods"]:

@@ -88,8 +88,10 @@ def _emit_item(item: Any, pad: str, lines: list[str]) -> None:
         lines.append(pad + "-")
         for sub in item:
             _emit_item(sub, pad + "  ", lines)
-    else:
-        lines.append(f"{pad}- {_scalar(item) if not isinstance(item, (Mapping, list, tuple)) else ('{}' if isinstance(item, Mapping) else '[]')}")
+    elif not isinstance(item, (Mapping, list, tuple)):
+        lines.append(f"{pad}- {_scalar(item)}")
+    else:  # an empty collection
+        lines.append(f"{pad}- " + ("{}" if isinstance(item, Mapping) else "[]"))
 
 
 # --- the registry's entries (render/registry.py) --------------------------------------------

@@ -19,8 +19,8 @@ through `Section`s; nothing here knows about plans.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.cells import cell_len

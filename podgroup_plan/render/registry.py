@@ -103,12 +103,12 @@ def choices(document: str) -> list[str]:
 
 def _function(target: str) -> Callable[..., Any]:
     module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), name)
 
 
 def render_text(document: str, name: str, value: Any, options: RenderOptions) -> str:
     """`value` in format `name` as text."""
-    return _function(FORMATS[document][name].text)(value, options)  # type: ignore[no-any-return]
+    return _function(FORMATS[document][name].text)(value, options)
 
 
 def terminal_renderer(document: str, name: str
