@@ -188,7 +188,7 @@ def capacity(usage: NodeUsage) -> Capacity:
     everything = np.arange(len(usage.names), dtype=np.intp)
     zones: dict[str | None, list[int]] = {}
     racks: dict[tuple[str | None, str | None], list[int]] = {}
-    for i, (zone, rack) in enumerate(zip(usage.zones, usage.racks)):
+    for i, (zone, rack) in enumerate(zip(usage.zones, usage.racks, strict=True)):
         zones.setdefault(zone, []).append(i)
         if usage.rack_key is not None:
             racks.setdefault((zone, rack), []).append(i)

@@ -47,7 +47,7 @@ def capacity_lines(section: Mapping[str, Any] | None, width: int) -> list[Text]:
         rows.append(("zone", zone))
         rows += [("rack", r) for r in section["racks"] if r["zone"] == zone["name"]]
     for kind, d in rows:
-        slots = [_change(b["count"], a["count"]) for b, a in zip(d["before"]["slots"], d["after"]["slots"])]
+        slots = [_change(b["count"], a["count"]) for b, a in zip(d["before"]["slots"], d["after"]["slots"], strict=True)]
         t.add_row(_label(kind, d), str(d["gpuNodes"]), _change(d["before"]["free"], d["after"]["free"]),
                   *slots, _histogram(d["after"]))
     return t.lines(width)

@@ -53,7 +53,7 @@ def test_capacity_adds_the_fragmentation_section_to_the_table(runner, monkeypatc
     before, after = cap["cluster"]["before"], cap["cluster"]["after"]
     cells = cluster.split()
     assert cells[1] == str(cap["cluster"]["gpuNodes"]) and cells[2] == f"{before['free']}→{after['free']}"
-    assert cells[3:7] == [f"{b['count']}→{a['count']}" for b, a in zip(before["slots"], after["slots"])]
+    assert cells[3:7] == [f"{b['count']}→{a['count']}" for b, a in zip(before["slots"], after["slots"], strict=True)]
     for rack in cap["racks"]:
         if rack["name"]:
             assert any(line.split()[:1] == [rack["name"]] for line in section.splitlines()), rack["name"]

@@ -1,14 +1,15 @@
 """`-o html`: one self-contained page (inline CSS, script and SVG; no network) that shows a plan,
 or two plans side by side (`diff`), as a cluster map with the groups, reasons and fragmentation.
 
-Jinja2 (the `html` extra) lays out the page from `templates/`; the map's cells and the
+Jinja2 (a dependency of the package) lays out the page from `templates/`; the map's cells and the
 histograms are SVG generated in `svg.py`; `view.py` turns the result into what the page shows.
 Jinja2 is imported here only, when a page is asked for, so the CLI starts as fast without it.
 
 Reusable for any command that has plans to show: `render_html(result)` for one plan,
 `render_diff_html(a, b, document)` for two (`document` is `diff.diff_plans(a, b)`; a what-if
 scenario against its baseline is such a pair); both take the labels the table header uses.
-The registry's entries (`render_result`, `render_diff`) adapt them to `RenderOptions`. Same input, same bytes: nothing depends on the time or on hash order.
+The registry's entries (`render_result`, `render_diff`) adapt them to `RenderOptions`.
+Same input, same bytes: nothing depends on the time or on hash order.
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ _ENV = None
 
 
 class HtmlUnavailable(RuntimeError):
-    """Jinja2 is not installed (the `html` extra)."""
+    """Jinja2 is not installed (a dependency, missing from this environment)."""
 
 
 def _environment() -> Any:
@@ -51,7 +52,7 @@ def _environment() -> Any:
             import jinja2
         except ImportError as err:  # pragma: no cover - the extra is a dependency of the tests
             raise HtmlUnavailable(
-                "-o html needs Jinja2: pip install 'podgroup-plan[html]'") from err
+                "-o html needs Jinja2, a dependency of podgroup-plan: pip install jinja2") from err
         _ENV = jinja2.Environment(
             loader=jinja2.PackageLoader("podgroup_plan.render.html", "templates"),
             autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -162,7 +163,7 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
         moved_rows.append({"ref": f"{p['namespace']}/{p['name']}", "a": p["a"], "b": p["b"],
                            "id": f"pod:{p['namespace']}/{p['name']}"})
     entries: list[dict[str, Any]] = []
-    for (cmap, moved), glist in zip(maps, group_lists):
+    for (cmap, moved), glist in zip(maps, group_lists, strict=True):
         entry = map_data(cmap, glist, moved)
         rows = {n.name: n.index for n in cmap.nodes}
         for pod in moved_rows:  # a moved pod selects its node on each map
@@ -171,7 +172,7 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
         entries.append(entry)
     data = {"maps": entries, "codes": CODES}
     sides = []
-    for (cmap, _), result, glist, label in zip(maps, (a, b), group_lists, (label_a, label_b)):
+    for (cmap, _), result, glist, label in zip(maps, (a, b), group_lists, (label_a, label_b), strict=True):
         capacity = result.capacity.to_dict() if result.capacity is not None else None
         sides.append({"map": cmap, "label": label, "header": header(result, label), "capacity": capacity,
                       "frag_rows": frag_rows(capacity), "groups": glist})
