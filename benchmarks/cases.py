@@ -83,6 +83,11 @@ class Case:
     # tolerations; N = pending_pods: every pod its own) and the nodes four instance types,
     # with a NoSchedule taint on one node in ten.
     pod_shapes: int = 0
+    # Users' inputs (benchmarks/users.py): the name of a generator there ("gpu-trace",
+    # "backlog", "wap"); "" keeps the scheduler_perf templates. backlog_ratio: what the
+    # backlog's pods ask for over what its nodes hold (cpu).
+    generator: str = ""
+    backlog_ratio: float = 0.0
     plan: bool = True  # False: a loading-only case
     format: str = "json"  # input files: json (kubectl List), json-compact or yaml; --format overrides
     # A whole `podgroup-plan simulate` process of the files under these folders (relative to the
@@ -210,7 +215,58 @@ EXTRA: dict[str, Case] = {
     )
 }
 
-ALL: dict[str, Case] = {**CASES, **SHAPES, **SCALE, **EXTRA}
+# Issue 24: users' inputs (benchmarks/users.py). Targets are plan time on the 2-core machine.
+USERS: dict[str, Case] = {
+    c.name: c
+    for c in (
+        Case(
+            "gpu-trace-1213-8152", "GpuTrace", nodes=1213, pending_pods=8152, generator="gpu-trace",
+            nodes_per_rack=20, nodes_per_zone=400, expect_all_scheduled=False, target=Target(plan_s=2),
+            note="Alibaba openb-shaped: 1-8 GPUs of 7 models; 13/38/48/1 % CPU-only/fractional/1-GPU/multi-GPU; one priority",
+        ),
+        Case(
+            "backlog-1k-6k", "Backlog", nodes=1000, pending_pods=6000, generator="backlog", backlog_ratio=1.2,
+            expect_all_scheduled=False, target=Target(plan_s=2),
+            note="one priority, 4 shapes, 1.2x the cluster's cpu",
+        ),
+        Case(
+            "backlog-1k-15k", "Backlog", nodes=1000, pending_pods=15_000, generator="backlog", backlog_ratio=2.5,
+            expect_all_scheduled=False, target=Target(plan_s=5),
+            note="one priority, 4 shapes, 2.5x the cluster's cpu",
+        ),
+        Case(
+            "backlog-200-15k", "Backlog", nodes=200, pending_pods=15_000, generator="backlog",
+            pod_cpu_m=100, pod_memory=500 * Mi, expect_all_scheduled=False, target=Target(plan_s=4),
+            note="pods of 100m on 4-cpu nodes: 8,000 fit, 7,000 do not",
+        ),
+        *(
+            Case(
+                f"wap-{_k(n)}", "WorkloadAwarePreemption", nodes=n, running_pods=n, gangs=1, gang_size=n * 4 // 5,
+                generator="wap", running_priority=0, gang_priority=1000, expect_all_scheduled=False,
+                nodes_per_rack=10, target=Target(plan_s=5) if n == 1000 else Target(),
+                note="every node runs one low-priority pod; one high-priority gang of 0.8 N evicts one per node",
+            )
+            for n in (500, 1000, 2000)
+        ),
+        # The TAS and heterogeneous rows of the issue are tas-5k-2250x4, mixed-5k-10k-unique and
+        # mixed-5k-10k-20 above (goals 5 s, 4 s and 2.5 s).
+    )
+}
+
+# Plan time against unschedulable pods at 1,000 nodes: 0, 10, 50 and 200 % of capacity.
+BACKLOG_GROWTH = {
+    c.name: c
+    for c in (
+        Case(f"backlog-1k-{pct}pct", "Backlog", nodes=1000, pending_pods=6000 * (100 + pct) // 100,
+             generator="backlog", backlog_ratio=(100 + pct) / 100 if pct else 0.9,
+             expect_all_scheduled=pct == 0,
+             note=f"unschedulable pods about {pct} % of what the cluster holds" if pct else
+             "everything fits (pods ask for 90 % of the cluster's cpu)")
+        for pct in (0, 10, 50, 200)
+    )
+}
+
+ALL: dict[str, Case] = {**CASES, **SHAPES, **SCALE, **EXTRA, **USERS, **BACKLOG_GROWTH}
 
 
 def tiny_mixed(**overrides) -> Case:

@@ -33,7 +33,7 @@ from typing import Iterator
 
 import orjson
 
-from benchmarks import mixed
+from benchmarks import mixed, users
 from benchmarks.cases import ALL, Case, Mi
 
 NAMESPACE = "default"
@@ -256,6 +256,8 @@ def podgroup_doc(case: Case, g: int, style: str = "kubectl") -> dict:
 
 def documents(case: Case, style: str = "kubectl") -> dict[str, Iterator[dict]]:
     """file stem -> its documents (generated lazily), for the files the case has."""
+    if case.generator:
+        return users.documents(case)
     out: dict[str, Iterator[dict]] = {"nodes": (node_doc(case, i, style) for i in range(case.nodes))}
     if case.running_pods:
         out["pods-running"] = (pod_doc(case, s, style, n) for n, s in enumerate(_running_specs(case)))
@@ -344,7 +346,7 @@ def _write_yaml_stream(fh, docs) -> None:
 
 def cluster_input(case: Case):
     """The case as a `ClusterInput`, built without reading any file."""
-    if case.pod_shapes:
+    if case.pod_shapes or case.generator:
         return _decoded_input(case)
     from podgroup_plan.model.objects import GANG, ClusterInput, Node, Pod, PodGroup, Toleration
 

@@ -3,6 +3,8 @@
     python -m benchmarks.run --all                 # the issue's cases (targets checked)
     python -m benchmarks.run --scale               # basic-*-10k at 1k, 2k, 5k, 10k nodes
     python -m benchmarks.run --shapes              # mixed-5k-10k with 20, 1,000 and 10,000 pod shapes
+    python -m benchmarks.run --users               # issue 24: GPU trace, backlogs, workload-aware preemption
+    python -m benchmarks.run --backlog             # plan time vs unschedulable pods (0-200 % of capacity)
     python -m benchmarks.run --case basic-5k-10k [--case ...] [--repeat 3]
     python -m benchmarks.run --list
 
@@ -38,7 +40,7 @@ import threading
 import time
 from dataclasses import asdict
 
-from benchmarks.cases import ALL, CASES, EXTRA, SCALE, SHAPES, Case
+from benchmarks.cases import ALL, BACKLOG_GROWTH, CASES, EXTRA, SCALE, SHAPES, USERS, Case
 from benchmarks.generate import FORMATS, write_case
 
 RESULT_PREFIX = "BENCH-RESULT "
@@ -354,13 +356,14 @@ def _fmt(v, spec: str) -> str:
     return "-" if v is None else format(v, spec)
 
 
-HEADER = ("case", "nodes", "pending", "running", "gangs", "load s", "docs/s", "floor docs/s", "load/floor",
+HEADER = ("case", "nodes", "pending", "unsched", "running", "gangs", "load s", "docs/s", "floor docs/s", "load/floor",
           "plan s", "plan cpu s", "pods/s", "ms/gang", "process s", "peak MiB", "load avg", "target", "verdict")
 
 
 def row(case: Case, r: dict, f: dict) -> tuple[str, ...]:
     return (
-        case.name, f"{case.nodes:,}", f"{case.pending_total:,}", f"{case.running_pods:,}",
+        case.name, f"{case.nodes:,}", f"{case.pending_total:,}",
+        _fmt((r.get("summary") or {}).get("unschedulable"), ","), f"{case.running_pods:,}",
         f"{case.gangs:,}" if case.gangs else "-",
         _fmt(r.get("load_s"), ".2f"), _fmt(f.get("docs_per_s"), ",.0f"), _fmt(f.get("floor_docs_per_s"), ",.0f"),
         _fmt(f.get("floor_ratio"), ".2f"),
@@ -389,6 +392,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="the issue's cases: " + ", ".join(CASES))
     ap.add_argument("--scale", action="store_true", help="plan-time growth: " + ", ".join(SCALE))
     ap.add_argument("--shapes", action="store_true", help="growth with pod shapes: " + ", ".join(SHAPES))
+    ap.add_argument("--users", action="store_true", help="issue 24, users' inputs: " + ", ".join(USERS))
+    ap.add_argument("--backlog", action="store_true",
+                    help="plan time vs unschedulable pods at 1,000 nodes: " + ", ".join(BACKLOG_GROWTH))
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--input", choices=("files", "objects"), default="files")
     ap.add_argument("--format", choices=FORMATS, default=None,
@@ -410,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.list:
         for group, cases in (("issue (--all)", CASES), ("scale (--scale)", SCALE), ("shapes (--shapes)", SHAPES),
+                             ("users (--users)", USERS), ("backlog growth (--backlog)", BACKLOG_GROWTH),
                              ("extra", EXTRA)):
             print(f"{group}:")
             for c in cases.values():
@@ -424,9 +431,13 @@ def main(argv: list[str] | None = None) -> int:
         names += list(SCALE)
     if args.shapes:
         names += list(SHAPES)
+    if args.users:
+        names += list(USERS)
+    if args.backlog:
+        names += list(BACKLOG_GROWTH)
     names = list(dict.fromkeys(names))
     if not names:
-        ap.error("give --case NAME, --all or --scale (see --list)")
+        ap.error("give --case NAME, --all, --scale, --shapes, --users or --backlog (see --list)")
     unknown = [n for n in names if n not in ALL]
     if unknown:
         ap.error(f"unknown case(s) {', '.join(unknown)}; see --list")

@@ -173,3 +173,65 @@ def test_cross_node_runner_prints_a_figure_per_plugin(capsys):
     out = capsys.readouterr().out
     assert "60 pods placed on 40 nodes" in out
     assert "PodTopologySpread" in out and "InterPodAffinity" in out
+
+
+# ----- issue 24: users' inputs (benchmarks/users.py), at a tiny size -----------------------------
+
+def _tiny_user_case(name: str) -> Case:
+    from dataclasses import replace
+
+    from benchmarks.cases import ALL
+
+    case = ALL[name]
+    if case.generator == "wap":
+        return replace(case, nodes=20, running_pods=20, gang_size=16)
+    if case.generator == "gpu-trace":
+        return replace(case, nodes=40, pending_pods=300)
+    return replace(case, nodes=10, pending_pods=case.pending_pods * 10 // case.nodes)  # same pods per node
+
+
+def _user_case_names() -> list[str]:
+    from benchmarks.cases import BACKLOG_GROWTH, USERS
+
+    return [*USERS, *BACKLOG_GROWTH]
+
+
+@pytest.mark.parametrize("name", _user_case_names())
+def test_users_case_plans_rightly_at_a_tiny_size(name):
+    case = _tiny_user_case(name)
+    cluster = generate.cluster_input(case)
+    assert len(cluster.nodes) == case.nodes
+    assert len(cluster.pods) == case.running_pods + case.pending_total
+    result = plan(cluster)
+    assert verify.problems(cluster, result, case.expect_all_scheduled) == []
+    s = result.summary
+    if case.generator == "wap":
+        # the gang fits only by evicting one low-priority pod per node it uses
+        assert s.pods_scheduled == case.gang_size
+        assert s.pods_preempted == case.gang_size
+        assert {v.preemptor.name for v in result.victims} == {"train"}
+    elif case.backlog_ratio > 1 or case.generator == "gpu-trace" or case.backlog_ratio == 0:
+        assert s.pods_unschedulable > 0  # more demand than capacity
+        assert s.pods_preempted == 0  # one priority: nothing may be evicted
+        assert s.pods_scheduled + s.pods_unschedulable == case.pending_total
+
+
+def test_gpu_trace_has_the_trace_proportions():
+    from benchmarks import users
+
+    case = _tiny_user_case("gpu-trace-1213-8152")
+    cluster = generate.cluster_input(case)
+    kinds = [users._pod_kind(j) for j in range(100)]
+    assert [kinds.count(k) for k in (users.CPU_ONLY, users.FRACTIONAL, users.ONE_GPU, users.MULTI_GPU)] == [13, 38, 48, 1]
+    assert {users.gpus_of_node(i) for i in range(20)} == {1, 2, 4, 8}
+    assert len({users.gpu_model(i) for i in range(100)}) == 7
+    gpus_asked = sum(p.requests.get(users.GPU, 0) for p in cluster.pods)
+    gpus_held = sum(n.allocatable.get(users.GPU, 0) for n in cluster.nodes)
+    assert gpus_asked > gpus_held
+
+
+def test_users_case_files_plan_like_the_objects(tmp_path):
+    load_input = _load_input()
+    case = _tiny_user_case("gpu-trace-1213-8152")
+    cluster = load_input([generate.write_case(case, str(tmp_path), "json")])
+    assert _decisions(plan(cluster)) == _decisions(plan(generate.cluster_input(case)))
