@@ -33,6 +33,7 @@ from podgroup_plan.framework.preemption.common import (
     restore_unit,
     with_prefix,
 )
+from podgroup_plan.framework.preemption import screen
 from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
 from podgroup_plan.scheduling.schedule_one import fit_error_message
 from podgroup_plan.state.cluster import ClusterState
@@ -66,13 +67,15 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
 
     statuses: dict[int, Status] = {}
     candidates: list[tuple[int, list[VictimUnit], int, list[VictimUnit]]] = []
-    if len(potential):
+    screened = screen.screen(fwk, ctx, pod, state, potential) if screen.ENABLED and len(potential) else None
+    visit = screened.searched if screened is not None else potential
+    if len(visit):
         args = preemption_args(fwk)
         wanted = _num_candidates(len(potential), args.min_candidate_nodes_percentage,
                                  args.min_candidate_nodes_absolute)
         allowed = ctx.budgets.allowed_now(ctx.placed(state))
         non_violating = violating = 0
-        for node in potential.tolist():  # offset 0: node-name order (deviation, see above)
+        for node in visit.tolist():  # offset 0: node-name order (deviation, see above)
             victims, num_violations, status, spared = select_victims_on_node(fwk, ctx, pod, state, node, allowed)
             if status.is_success() and not victims:
                 status = Status(Code.ERROR, (f'expected at least one victim pod on node "{state.node_names[node]}"',))
@@ -87,14 +90,27 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterSta
             if non_violating and non_violating + violating >= wanted:
                 break
     if not candidates:
-        errors = [s for s in statuses.values() if s.code == Code.ERROR]
+        nodes = Diagnosis()
+        if screened is not None:
+            # Every screened-out node's answer (screen.py): the fixed text, or its Filter reasons
+            # with the lower-priority pods gone, from one run or else node by node.
+            nodes.add(NO_VICTIMS, int(screened.no_victims.sum()))
+            small = screened.nodes[screened.too_small]
+            counted = screen.reasons_after_removal(fwk, ctx, pod, state, small)
+            if counted is None:
+                allowed = ctx.budgets.allowed_now(ctx.placed(state))
+                for node in small.tolist():
+                    statuses[node] = select_victims_on_node(fwk, ctx, pod, state, node, allowed)[2]
+            else:
+                for reason, count in counted.reasons.items():
+                    nodes.add(reason, count)
+        errors = [statuses[n] for n in sorted(statuses) if statuses[n].code == Code.ERROR]
         if errors:
             return PreemptionOutcome(errors[0])
-        nodes = Diagnosis()
         for status in statuses.values():
             for reason in status.reasons:
                 nodes.add(reason, 1)
-        nodes.add(NOT_HELPFUL, num_all - len(statuses))
+        nodes.add(NOT_HELPFUL, num_all - len(potential))
         return PreemptionOutcome(Status(Code.UNSCHEDULABLE, (fit_error_message(num_all, nodes),)), clear=True)
 
     # Non-violating candidates come first, as DryRunPreemption returns them.

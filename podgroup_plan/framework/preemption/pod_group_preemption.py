@@ -50,6 +50,10 @@ PREFIX = "pod group preemption: "
 NO_VICTIMS = "No preemption victims found for incoming preemptor"
 ONGOING = "ongoing preemption on nominated nodes"
 
+# Off: the reprieve checks every preemptor pod after each unit (`_node_verdicts`; the
+# equivalence tests compare both ways).
+NODE_VERDICTS = True
+
 # The seam to the group cycle: runs the whole root algorithm on the cluster as it is, rolls its
 # own assumes back, and returns its root status and the placed pods with their nodes in
 # scheduling order.
@@ -159,7 +163,7 @@ def _preemptor_fits(fwk: Framework, state: ClusterState, assignments: Sequence[t
 def _reprieve_all(
     units: list[VictimUnit], ctx: PreemptionContext, allowed: list[int],
     put_back: Callable[[VictimUnit], None], take_out: Callable[[VictimUnit], None],
-    fits: Callable[[], bool], needs_check: Callable[[VictimUnit], bool], log: list | None = None,
+    fits: Callable[[VictimUnit], bool], needs_check: Callable[[VictimUnit], bool], log: list | None = None,
 ) -> tuple[list[VictimUnit], int, list[VictimUnit]]:
     """Order the units, split them by PDB and reprieve greedily. Returns (victims, PDB-violating
     victim pods, units a PDB protected that were spared)."""
@@ -179,7 +183,7 @@ def _reprieve_all(
         if not needs_check(unit):
             return UNTOUCHED
         put_back(unit)
-        if fits():
+        if fits(unit):
             return REPRIEVED
         take_out(unit)
         victims.append(unit)
@@ -215,7 +219,7 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
             potential, ctx, allowed,
             put_back=lambda u: restore_unit(state, u),
             take_out=lambda u: remove_units(state, [u]),
-            fits=lambda: _preemptor_fits(fwk, state, assignments, skips=skips),
+            fits=lambda _unit: _preemptor_fits(fwk, state, assignments, skips=skips),
             needs_check=_needs_check(fwk, pods, assignments), log=(log := _log_for(fwk)),
         )
     return _success(victims, assignments, violations, spared, log)
@@ -264,10 +268,56 @@ def _on_columns(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
             put_back=lambda u: _shift_unit(state, u, +1),
             take_out=lambda u: _shift_unit(state, u, -1),
             # PreFilter reads no pod here (column-only pods): one run per preemptor pod
-            fits=lambda: _preemptor_fits(fwk, state, assignments, prefiltered),
+            fits=_node_verdicts(fwk, state, assignments, prefiltered),
             needs_check=lambda u: u.id in touching, log=(log := _log_for(fwk)),
         )
     return _success(victims, assignments, violations, spared, log)
+
+
+def _node_verdicts(fwk: Framework, state: ClusterState, assignments: Sequence[tuple[Pod, int]],
+                   prefiltered: dict) -> Callable[[VictimUnit], bool]:
+    """`_preemptor_fits` after a unit was put back, kept node by node (column-only preemptors).
+
+    Each preemptor pod's Filter verdict on its node reads only that node: its usage columns,
+    the earlier preemptor pods assumed there and the nominated pods that count there. So the
+    whole group fits exactly when every used node fits its own preemptor pods in scheduling
+    order, and putting a unit back can change only the nodes it has pods on: those are checked
+    again, the others keep their verdict. A reprieve costs the unit's nodes, not the whole
+    group (upstream re-runs every preemptor pod's Filter per unit: quadratic in the gang).
+    One exception, checked the whole way: a preemptor pod nominated to a node other than its
+    own, which counts as a nominated pod there only until the sequence assumes it."""
+    nominator = getattr(fwk, "nominator", None)
+    if not NODE_VERDICTS or (nominator and any(nominator.node_of(p) not in (None, n) for p, n in assignments)):
+        return lambda _unit: _preemptor_fits(fwk, state, assignments, prefiltered)
+    by_node: dict[int, list[Pod]] = {}
+    for pod, node in assignments:
+        by_node.setdefault(node, []).append(pod)
+    unknown = set(by_node)  # nodes whose verdict in the committed state is not known yet
+    failing: set[int] = set()  # nodes known to fail in the committed state
+
+    def node_fits(node: int) -> bool:
+        with state.tentative():
+            for pod in by_node[node]:
+                if not fits_on_node(fwk, pod, state, node, prefiltered)[0]:
+                    return False
+                state.assume(pod, node)
+        return True
+
+    def fits(unit: VictimUnit) -> bool:
+        changed = {n for n in unit.nodes if n in by_node}
+        for node in sorted(unknown - changed):  # untouched by the unit: the committed state
+            unknown.discard(node)
+            if not node_fits(node):
+                failing.add(node)
+        if failing - changed:
+            return False
+        if all(node_fits(n) for n in sorted(changed)):
+            unknown.difference_update(changed)
+            failing.difference_update(changed)
+            return True
+        return False  # the caller takes the unit out again: its nodes are as they were
+
+    return fits
 
 
 def _shift_unit(state: ClusterState, unit: VictimUnit, sign: int) -> None:

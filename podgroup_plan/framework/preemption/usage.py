@@ -61,6 +61,10 @@ class PriorityUsage:
         b.count[node] -= 1
         b.pods -= 1
 
+    def any_below(self, priority: int) -> bool:
+        """Whether some placed pod has a unit priority strictly lower than `priority`."""
+        return any(b.pods for prio, b in self.buckets.items() if prio < priority)
+
     def below(self, priority: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """(requested, non_zero, count, pods) summed over every placed pod whose unit priority
         is strictly lower than `priority`."""
