@@ -110,37 +110,42 @@ class Passes:
         return self.state.version - self.hidden
 
     def run(self, progress: ProgressFn | None = None) -> None:
-        """Passes over the queue until one binds and evicts nothing; `queue` keeps what is left."""
+        """Passes over the queue until one binds and evicts nothing; `queue` keeps what is left.
+
+        `progress(done, total)` counts scheduling cycles and is called after every one, whether
+        it bound, failed or preempted (so a backlog of unschedulable pods moves it too): `done`
+        cycles so far, `total` those plus the entities left in this pass (a later pass that
+        retries some moves the end out again)."""
         todo = self.queue
-        total, done = len(todo), 0
+        cycles = 0
         self.productive_passes = 0
         while todo:
             if self.tracer is not None:
                 self.tracer.new_pass()
             changed = False
             still: list[Entity] = []
-            for entity in todo:
-                if self._worth_retrying(entity):
+            for position, entity in enumerate(todo, 1):
+                tried = self._worth_retrying(entity)
+                if tried:
                     if entity.tree is not None:
                         cycle = self._tree_cycle
                     else:
                         cycle = self._single_pod_cycle if entity.group is None else self._group_cycle
+                    cycles += 1
                     if cycle(entity):
                         changed = True
                         self.journal.setattr(self, "commits", self.commits + 1)
                 if entity.pods:
                     still.append(entity)
-                else:
-                    done += 1
-                    if progress:
-                        progress(done, total)
+                if progress and tried:
+                    progress(cycles, cycles + len(todo) - position)
             todo = still
             if not changed:
                 break
             self.productive_passes += 1
         self.journal.setattr(self, "queue", todo)
         if progress:
-            progress(total, total)
+            progress(cycles, cycles)
 
     def _worth_retrying(self, entity: Entity) -> bool:
         if entity.failed_at_version is None:
