@@ -142,8 +142,9 @@ class Planner:
 
     def plan(self, progress: ProgressFn | None = None) -> PlanResult:
         """Schedule everything queued and return the result: for a new Planner, exactly what
-        `podgroup_plan.plan.plan()` returns for its input. `progress(done, total)` is called as
-        queue entities finish."""
+        `podgroup_plan.plan.plan()` returns for its input. `progress(done, total)` is called after
+        every scheduling cycle (Passes.run: the cycles so far, and those plus the entities left
+        in the pass)."""
         return self.run(progress)
 
     def run(self, progress: ProgressFn | None = None) -> PlanResult:
