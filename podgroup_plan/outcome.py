@@ -1,15 +1,17 @@
-"""Records what the plan decided and turns it into a `PlanResult`.
+"""Records what the plan decided and turns it into a `PlanResult`: the one writer of the result.
 
-Pod statuses follow the last cycle that touched the pod. A PodGroup's condition follows
+The queue and the passes report what happened as events (events.py) through `Recorder.emit`;
+nothing else writes a record. Pod statuses follow the last cycle that touched the pod. A PodGroup's condition follows
 upstream's updatePodGroupCondition: a condition already True is never turned back to False.
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from podgroup_plan import events as ev
 from podgroup_plan.capacity import NodeUsage
 from podgroup_plan.plugins import registry
 from podgroup_plan.config.configuration import describe_not_applied
@@ -37,6 +39,7 @@ from podgroup_plan.result import (
     VictimResult,
 )
 from podgroup_plan.plugins.gang_scheduling import required_count
+from podgroup_plan.queue import snapshot_missing_message
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.journal import Journal
 
@@ -79,14 +82,18 @@ class Recorder:
 
     # ----- what happened -----------------------------------------------------------------
 
-    def ignored(self, pod: Pod) -> None:
+    def emit(self, event: ev.Event) -> None:
+        """Record one event of the queue or the passes."""
+        _HANDLERS[type(event)](self, event)
+
+    def _ignored(self, pod: Pod) -> None:
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, IGNORED))
 
-    def ignored_group(self, key: tuple[str, str]) -> None:
+    def _ignored_group(self, key: tuple[str, str]) -> None:
         """Every pending member has a schedulerName no profile serves: no cycle will run."""
         self.journal.add(self.ignored_groups, key)
 
-    def waiting(self, pods: list[Pod], group: PodGroup | None, message: str) -> None:
+    def _waiting(self, pods: Sequence[Pod], group: PodGroup | None, message: str | None) -> None:
         for pod in pods:
             self.journal.setitem(self.pods, pod.key, PodResult(
                 pod.namespace, pod.name, pod.pod_group, WAITING, reason=None, message=message
@@ -94,21 +101,21 @@ class Recorder:
         if group is not None:
             self.journal.setitem(self.waiting_groups, group.key, message)
 
-    def scheduled(self, pod: Pod, node: int) -> None:
+    def _scheduled(self, pod: Pod, node: int) -> None:
         self.journal.append(self.bound_in_order, pod)
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED,
                                                            node=self.state.node_names[node]))
         if self.tracer is not None:
             self.tracer.outcome(pod, SCHEDULED, self.state.node_names[node], None)
 
-    def unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
+    def _unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE,
                                                            reason=reason, message=message,
                                                            nominated_node=nominated_node))
         if self.tracer is not None:
             self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
 
-    def preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> VictimResult:
+    def _preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> VictimResult:
         """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
         kube-scheduler writes on the victim."""
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED,
@@ -121,11 +128,11 @@ class Recorder:
             self.journal.setitem(self.evicted_groups, (pod.namespace, pod.pod_group), message)
         return self.victims[pod.key]
 
-    def preemption(self, preemptor: Preemptor, victims: list[VictimResult], spared: list) -> None:
+    def _preemption(self, preemptor: Preemptor, victims: list[VictimResult], spared: list) -> None:
         """One successful preemption, in plan order, for the table."""
         self.journal.append(self.preemptions, PreemptionSummary(preemptor, tuple(victims), tuple(spared)))
 
-    def placements(self, group, trials, domain: str | None, succeeded: bool = False) -> None:
+    def _placements(self, group, trials, domain: str | None, succeeded: bool = False) -> None:
         """The candidates of a cycle's placement-algorithm run (None: it did not run), and the
         domain a successful cycle placed the group in."""
         if trials is None:
@@ -142,13 +149,13 @@ class Recorder:
             self.tracer.placement_run(group.namespace, group.name,
                                       [p.to_dict() for p in self.group_placements[group.key]])
 
-    def waiting_composite(self, root, message: str) -> None:
+    def _waiting_composite(self, root, message: str) -> None:
         """Every CompositePodGroup of a tree that did not pass the quorum gate."""
         for node in root.walk():
             if not node.is_leaf:
                 self.journal.setitem(self.waiting_composites, node.key, message)
 
-    def composite_cycle(self, cpg, scheduled: bool, message: str | None, trials, domain: str | None) -> None:
+    def _composite_cycle(self, cpg, scheduled: bool, message: str | None, trials, domain: str | None) -> None:
         """A CompositePodGroup's outcome in its root's cycle (the planner's summary: v1.37.0
         writes no CompositePodGroup status) and its candidates' account."""
         if scheduled or cpg.key not in self.composite_ever_scheduled:
@@ -158,12 +165,12 @@ class Recorder:
         if scheduled:
             self.journal.add(self.composite_ever_scheduled, cpg.key)
         if trials is not None:
-            self.placements(cpg, trials, domain, scheduled)
+            self._placements(cpg, trials, domain, scheduled)
         if self.tracer is not None:
             self.tracer.group_cycle(cpg.namespace, cpg.name, "Scheduled" if scheduled else "Unschedulable",
                                     message or "")
 
-    def group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
+    def _group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
         if self.tracer is not None:
             self.tracer.group_cycle(group.namespace, group.name, reason, message)
         if reason != "Scheduled" and group.key in self.group_ever_scheduled:
@@ -303,7 +310,6 @@ class Recorder:
             elif cpg.key in self.waiting_composites:
                 status, message = WAITING, self.waiting_composites[cpg.key]
             elif cpg.key in h.missing:
-                from podgroup_plan.queue import snapshot_missing_message
                 status, message = WAITING, snapshot_missing_message(h.missing[cpg.key])
             else:
                 # never tried (nothing pending below it): scheduled when enough children are
@@ -357,6 +363,21 @@ class Recorder:
             if not_yet:
                 notes.add(f"profile {name}: not implemented yet, not applied: {', '.join(not_yet)}")
         return sorted(notes)
+
+
+_HANDLERS: dict[type, Callable[[Recorder, Any], None]] = {
+    ev.PodIgnored: lambda r, e: r._ignored(e.pod),
+    ev.GroupIgnored: lambda r, e: r._ignored_group(e.key),
+    ev.PodsWaiting: lambda r, e: r._waiting(e.pods, e.group, e.message),
+    ev.TreeWaiting: lambda r, e: r._waiting_composite(e.root, e.message),
+    ev.PodBound: lambda r, e: r._scheduled(e.pod, e.node),
+    ev.PodFailed: lambda r, e: r._unschedulable(e.pod, e.reason, e.message, e.nominated_node),
+    ev.PodEvicted: lambda r, e: r._preempted(e.pod, e.node, e.priority, e.preemptor, e.message),
+    ev.Preempted: lambda r, e: r._preemption(e.preemptor, [r.victims[p.key] for p in e.victims], e.spared),
+    ev.PlacementsTried: lambda r, e: r._placements(e.group, e.trials, e.domain, e.succeeded),
+    ev.GroupCycleEnded: lambda r, e: r._group_cycle(e.group, e.reason, e.message),
+    ev.CompositeCycleEnded: lambda r, e: r._composite_cycle(e.group, e.scheduled, e.message, e.trials, e.domain),
+}
 
 
 def ignored_kinds_note(kinds: Mapping[str, int]) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from podgroup_plan import events as ev
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import Framework
@@ -63,6 +64,9 @@ class Passes:
                  record: Recorder, cluster: ClusterInput, live: list[Pod], tracer: "Tracer | None" = None,
                  journal: Journal | None = None):
         self.journal = journal if journal is not None else Journal()
+        # What the passes decide goes to the recorder as events (events.py), the one writer
+        # of the result; the passes read back only what they bound (queueing hints) and evicted.
+        self.emit: ev.Emit = record.emit
         self.state = state
         self.tracer = tracer
         self.frameworks = frameworks
@@ -179,7 +183,7 @@ class Passes:
         if result.node is not None:
             self.state.assume(pod, result.node)
             self.nominator.clear(pod)
-            self.record.scheduled(pod, result.node)
+            self.emit(ev.PodBound(pod, result.node))
             self.journal.setattr(entity, "pods", [])
             return True
         reason = "SchedulerError" if result.status.code == Code.ERROR else "Unschedulable"
@@ -193,7 +197,7 @@ class Passes:
             if outcome.status.message:
                 message = f"{message} {outcome.status.message}"
             if outcome.status.is_success():
-                self.record.unschedulable(pod, reason, message, self.state.node_names[outcome.node])
+                self.emit(ev.PodFailed(pod, reason, message, self.state.node_names[outcome.node]))
                 # Lower-priority pods nominated to that node lose their nomination.
                 for other in self.nominator.lower_priority_on(outcome.node, pod.priority):
                     self.nominator.clear(other)
@@ -203,8 +207,8 @@ class Passes:
             if outcome.clear:
                 self.nominator.clear(pod)
         nominated = self.nominator.node_of(pod)
-        self.record.unschedulable(pod, reason, message,
-                                  None if nominated is None else self.state.node_names[nominated])
+        self.emit(ev.PodFailed(pod, reason, message,
+                               None if nominated is None else self.state.node_names[nominated]))
         return False
 
     def _evict(self, outcome: PreemptionOutcome, preemptor: Preemptor, scheduler_name: str, kind: str) -> None:
@@ -217,12 +221,12 @@ class Passes:
                     continue
                 self.state.forget(pod)
                 self.nominator.clear(pod)
-                evicted.append(self.record.preempted(
-                    pod, self.state.node_names[node], unit.priority, preemptor,
-                    f"{scheduler_name}: preempting to accommodate a higher priority {kind}"))
+                self.emit(ev.PodEvicted(pod, self.state.node_names[node], unit.priority, preemptor,
+                                        f"{scheduler_name}: preempting to accommodate a higher priority {kind}"))
+                evicted.append(pod)
         spared = [(p.namespace, p.name, self.state.node_names[n], tuple(self.preemption.budgets.names_covering([p])))
                   for unit in outcome.spared_by_pdb for p, n in zip(unit.pods, unit.nodes)]
-        self.record.preemption(preemptor, evicted, spared)
+        self.emit(ev.Preempted(preemptor, tuple(evicted), tuple(spared)))
         self.journal.setattr(self, "evictions_version", self.clock())
 
     def _group_cycle(self, entity: Entity) -> bool:
@@ -253,31 +257,33 @@ class Passes:
 
     def _group_cycle_once(self, entity: Entity) -> tuple[bool, bool]:
         """One group cycle: (did it succeed, did it bind or evict anything)."""
-        group, record = entity.group, self.record
+        group, emit = entity.group, self.emit
         placed = self._placed_members(group)
         error = validate_pod_group(group, entity.pods, placed, self.frameworks, self.preemption_policy_gate)
         if error is not None:
             for pod in entity.pods:
-                record.unschedulable(pod, "SchedulerError", error)
-            record.group_cycle(group, "SchedulerError", error)
+                emit(ev.PodFailed(pod, "SchedulerError", error))
+            emit(ev.GroupCycleEnded(group, "SchedulerError", error))
             self._failed(entity, set())
             return False, False
         fwk = self.frameworks[entity.pods[0].scheduler_name]
         result: GroupCycleResult = schedule_pod_group(fwk, group, entity.pods, self.state, self.placement_algorithm)
-        record.placements(group, result.placements, result.placement if result.status.is_success() else None,
-                          result.status.is_success())
+        if result.placements is not None:
+            emit(ev.PlacementsTried(group, result.placements,
+                                    result.placement if result.status.is_success() else None,
+                                    result.status.is_success()))
         if result.status.is_success():
             bound = {p.key for p, _ in result.assignments}
             for pod, node in result.assignments:
-                record.scheduled(pod, node)
+                emit(ev.PodBound(pod, node))
                 self.nominator.clear(pod)
             # pods that did not fit go back to the queue with their own FitError
             for pod, pr in result.pod_results:
                 if pod.key not in bound:
                     # its own failure carries no nominating info: a nomination it had stays
-                    record.unschedulable(pod, "Unschedulable", pr.message if pr else result.status.message,
-                                         self.nominated_name(pod))
-            record.group_cycle(group, "Scheduled", "")
+                    emit(ev.PodFailed(pod, "Unschedulable", pr.message if pr else result.status.message,
+                                      self.nominated_name(pod)))
+            emit(ev.GroupCycleEnded(group, "Scheduled", ""))
             self.journal.setattr(entity, "pods", [p for p in entity.pods if p.key not in bound])
             if entity.pods:
                 self._failed(entity, _plugins_of(result))
@@ -349,15 +355,15 @@ class Passes:
     def _group_failed(self, entity: Entity, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
         """Record a failed group cycle the way submitPodGroupAlgorithmResult reports it, with the
         post filter's outcome folded in (applyPodGroupPostFilterResult)."""
-        group, record = entity.group, self.record
+        group, emit = entity.group, self.emit
         if outcome is not None and outcome.status.code == Code.ERROR:
             result.status = outcome.status  # an error replaces the group result
             outcome = None
         if result.status.code == Code.ERROR:
             for pod, pr in result.pod_results:
-                record.unschedulable(pod, *result.pod_message(pr))
+                emit(ev.PodFailed(pod, *result.pod_message(pr)))
                 self.nominator.clear(pod)
-            record.group_cycle(group, "SchedulerError", result.status.message)
+            emit(ev.GroupCycleEnded(group, "SchedulerError", result.status.message))
             return
         # The post filter's text is one more reason of the group status, even when empty.
         status = result.status
@@ -373,9 +379,9 @@ class Passes:
                 message = status.message  # the group status as it is, nominated node kept
             else:
                 message = Status(Code.UNSCHEDULABLE, (status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
-            record.unschedulable(pod, "Unschedulable", message, self.failed_pod_nomination(
-                pod, fitted=pr is not None and pr.node is not None, error=False, node=nominated.get(pod.key)))
-        record.group_cycle(group, "Unschedulable", status.message)
+            emit(ev.PodFailed(pod, "Unschedulable", message, self.failed_pod_nomination(
+                pod, fitted=pr is not None and pr.node is not None, error=False, node=nominated.get(pod.key))))
+        emit(ev.GroupCycleEnded(group, "Unschedulable", status.message))
 
     def nominated_name(self, pod: Pod) -> str | None:
         """The node `pod` is nominated to now, by name (None when it has no nomination)."""

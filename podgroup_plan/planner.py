@@ -110,7 +110,7 @@ class Planner:
         self.record.tracer = tracer
         self.record.hierarchy = trees
         self.trees = trees
-        entities = build_queue(cluster, pending, running, self.frameworks, gates, self.record, trees)
+        entities = build_queue(cluster, pending, running, self.frameworks, gates, self.record.emit, trees)
         self.passes = Passes(self.state, self.frameworks, gates, self.record, cluster, live, tracer, self.journal)
         self.passes.queue = entities
         # True once the passes ran over everything queued (plan(), run()); submit() clears it
@@ -295,7 +295,7 @@ class Planner:
         lone = [p for p in new_pods if p.key not in grouped and not p.is_running]
         placed = [pod for pod, _ in self.state.placed_pods()]
         entities = build_queue(merged, sorted(again + lone, key=lambda p: p.key), placed, self.frameworks,
-                               self.gates, record, trees)
+                               self.gates, record.emit, trees)
         self.journal.setattr(passes, "queue", sorted(kept + entities, key=lambda e: e.key))
 
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from podgroup_plan import events as ev
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import PodGroupGate
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status
 from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
-from podgroup_plan.outcome import Recorder
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
 from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
 
@@ -77,10 +77,11 @@ def _queue_key(frameworks: Mapping[str, Framework]):
 
 def build_queue(
     cluster: ClusterInput, pending: list[Pod], running: list[Pod], frameworks: Mapping[str, Framework],
-    gates: Mapping[str, bool], record: Recorder, hierarchy: Hierarchy | None = None,
+    gates: Mapping[str, bool], emit: ev.Emit, hierarchy: Hierarchy | None = None,
 ) -> list[Entity]:
     """The queue entities in PrioritySort order, after the PreEnqueue gates. Pods that a gate
-    holds back or that no profile serves are recorded (Waiting / Ignored) and left out."""
+    holds back or that no profile serves are reported through `emit` (PodsWaiting, PodIgnored)
+    and left out."""
     queue_key = _queue_key(frameworks)
 
     def _pod_order(pod: Pod) -> tuple:
@@ -99,7 +100,7 @@ def build_queue(
     entities: list[Entity] = []
     for pod in pending:
         if pod.deletion_timestamp is not None:
-            record.ignored(pod)
+            emit(ev.PodIgnored(pod))
             if pod.pod_group is not None and workload_aware and pod.scheduler_name in frameworks:
                 key = (pod.namespace, pod.pod_group)
                 deleting[key] = deleting.get(key, 0) + 1
@@ -110,11 +111,11 @@ def build_queue(
         if gate is not None:
             # The pod never enters the queue. Inside a group it is not counted toward minCount
             # either (see README, "Deviations").
-            record.waiting([pod], None, gate.message)
+            emit(ev.PodsWaiting((pod,), None, gate.message))
             continue
         if pod.pod_group is None or not workload_aware:
             if pod.scheduler_name not in frameworks:
-                record.ignored(pod)
+                emit(ev.PodIgnored(pod))
                 continue
             entities.append(Entity(_pod_order(pod), [pod]))
         else:
@@ -124,7 +125,7 @@ def build_queue(
     for key in sorted(members):
         group = groups.get(key)
         if hierarchy is not None and group is not None and group.parent:
-            _tree_member(hierarchy, group, members[key], frameworks, record, trees)
+            _tree_member(hierarchy, group, members[key], frameworks, emit, trees)
             continue
         # kube-scheduler only ever queues pods whose schedulerName matches one of its profiles
         # (frameworkForPodGroup relies on it): foreign pods are Ignored and neither pass the
@@ -134,28 +135,28 @@ def build_queue(
             if pod.scheduler_name in frameworks:
                 ours.append(pod)
             else:
-                record.ignored(pod)
+                emit(ev.PodIgnored(pod))
         if not ours:
             # Only pods of another scheduler, or only pods being deleted: no cycle runs.
-            record.ignored_group(key)
+            emit(ev.GroupIgnored(key))
             continue
         pods = sorted(ours, key=_pod_order)
         fwk = frameworks[pods[0].scheduler_name]
         known = len(pods) + running_count.get(key, 0) + deleting.get(key, 0)
         gate = fwk.run_pre_enqueue(pods[0], PodGroupGate(group, key[1], known))
         if not gate.is_success():
-            record.waiting(pods, group, gate.message)
+            emit(ev.PodsWaiting(tuple(pods), group, gate.message))
             continue
         if group is None:
             # Without its PodGroup no group entity can form (GangScheduling, when enabled, has
             # said so in its own words above).
-            record.waiting(pods, None, missing_group_message(key[1]))
+            emit(ev.PodsWaiting(tuple(pods), None, missing_group_message(key[1])))
             continue
         entities.append(
             Entity(queue_key(_group_priority(group, pods), _group_timestamp(group, pods), *key), pods, group)
         )
     if hierarchy is not None:
-        entities.extend(_tree_entities(hierarchy, trees, frameworks, record, queue_key,
+        entities.extend(_tree_entities(hierarchy, trees, frameworks, emit, queue_key,
                                        running_count, deleting, _pod_order))
     entities.sort(key=lambda e: e.key)
     return entities
@@ -173,7 +174,7 @@ def tree_quorum_message(root: TreeNode) -> str:
 
 
 def _tree_member(hierarchy: Hierarchy, group: PodGroup, pods: list[Pod], frameworks: Mapping[str, Framework],
-                 record: Recorder, trees: dict) -> None:
+                 emit: ev.Emit, trees: dict) -> None:
     """A leaf PodGroup with a parent: waits when its tree is invalid or has no root, else its
     pods join the root's entity."""
     ours = []
@@ -181,17 +182,17 @@ def _tree_member(hierarchy: Hierarchy, group: PodGroup, pods: list[Pod], framewo
         if pod.scheduler_name in frameworks:
             ours.append(pod)
         else:
-            record.ignored(pod)
+            emit(ev.PodIgnored(pod))
     if not ours:
-        record.ignored_group(group.key)
+        emit(ev.GroupIgnored(group.key))
         return
     if group.key in hierarchy.invalid_leaves:
         # The planner's Invalid tree (README deviations): the pods wait, reason and message null.
-        record.waiting(ours, group, None)
+        emit(ev.PodsWaiting(tuple(ours), group, None))
         return
     missing = hierarchy.missing.get(group.key)
     if missing is not None:
-        record.waiting(ours, group, snapshot_missing_message(missing))
+        emit(ev.PodsWaiting(tuple(ours), group, snapshot_missing_message(missing)))
         return
     root = hierarchy.root_of[group.key]
     trees.setdefault(root.key, {})[group.key] = ours
@@ -208,7 +209,7 @@ def _tree_ready(node: TreeNode, known: Mapping[tuple[str, str], int]) -> bool:
     return ready >= required_count(node.group)
 
 
-def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, Framework], record: Recorder,
+def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, Framework], emit: ev.Emit,
                    queue_key, running_count: Mapping, deleting: Mapping, pod_order) -> list[Entity]:
     out = []
     known = dict(running_count)
@@ -226,8 +227,8 @@ def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, F
             message = tree_quorum_message(root)
             for leaf in root.leaves():
                 if leaf.key in leaves:
-                    record.waiting(sorted(leaves[leaf.key], key=pod_order), leaf.group, message)
-            record.waiting_composite(root, message)
+                    emit(ev.PodsWaiting(tuple(sorted(leaves[leaf.key], key=pod_order)), leaf.group, message))
+            emit(ev.TreeWaiting(root, message))
             continue
         cpg = root.group
         priority = cpg.priority if cpg.priority is not None else pods[0].priority

@@ -9,12 +9,14 @@ PodGroup: binding is atomic at the root, a leaf that failed binds nothing, and a
 binds nothing below it. CompositePodGroups own no pods and get no condition; the planner records
 their outcome as its own summary (contract.md, `compositePodGroups[]`).
 
-`passes` is the plan's pass runner (passes.py `Passes`): state, frameworks, record, nominator.
+`passes` is the plan's pass runner (passes.py `Passes`): state, frameworks, nominator, and
+`emit`, through which the cycle reports what happened (events.py) to the recorder.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
+from podgroup_plan import events as ev
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import Preemptor
@@ -27,7 +29,7 @@ class TreeCycle:
         self.passes = passes
         self.entity = entity
         self.root = entity.tree
-        self.record = passes.record
+        self.emit: ev.Emit = passes.emit
         self.state = passes.state
         # the root's status was Success (the plan then runs the tree again for pods left over)
         self.succeeded = False
@@ -39,19 +41,19 @@ class TreeCycle:
         return queued
 
     def run(self) -> bool:
-        passes, entity, record = self.passes, self.entity, self.record
+        passes, entity, emit = self.passes, self.entity, self.emit
         leaves = self.root.leaves()
         placed = [p for leaf in leaves for p in passes.placed_members(leaf.group)]
         error = validate_pod_group(self.root.group, entity.pods, placed, passes.frameworks,
                                    passes.preemption_policy_gate)
         if error is not None:
             for pod in entity.pods:
-                record.unschedulable(pod, "SchedulerError", error)
+                emit(ev.PodFailed(pod, "SchedulerError", error))
             for leaf in leaves:
-                record.group_cycle(leaf.group, "SchedulerError", error)
+                emit(ev.GroupCycleEnded(leaf.group, "SchedulerError", error))
             for node in self.root.walk():
                 if not node.is_leaf:
-                    record.composite_cycle(node.group, False, error, None, None)
+                    emit(ev.CompositeCycleEnded(node.group, False, error, None, None))
             passes.failed(entity, set())
             return False
         fwk = passes.frameworks[entity.pods[0].scheduler_name]
@@ -82,37 +84,39 @@ class TreeCycle:
 
     def _bind(self, result: NodeResult, queued, plugins: set[str]) -> bool:
         """The root succeeded: every successful leaf binds its pods, a failed leaf none."""
-        passes, record = self.passes, self.record
+        passes, emit = self.passes, self.emit
         bound = set()
         for r in all_results(result):
             if not r.node.is_leaf:
-                record.composite_cycle(r.node.group, r.status.is_success(), r.status.message,
-                                       r.trials, r.placement if r.status.is_success() else None)
+                emit(ev.CompositeCycleEnded(r.node.group, r.status.is_success(), r.status.message,
+                                            r.trials, r.placement if r.status.is_success() else None))
                 continue
             leaf = r.node.group
             pods = queued.get(leaf.key, [])
-            record.placements(leaf, r.trials, r.placement if r.status.is_success() else None, r.status.is_success())
+            if r.trials is not None:
+                emit(ev.PlacementsTried(leaf, r.trials, r.placement if r.status.is_success() else None,
+                                        r.status.is_success()))
             lr = leaf_pod_results(r, pods)
             if r.status.is_success():
                 for pod, node in lr.assignments:
                     self.state.assume(pod, node)
-                    record.scheduled(pod, node)
+                    emit(ev.PodBound(pod, node))
                     passes.nominator.clear(pod)
                     bound.add(pod.key)
                 for pod, pr in lr.pod_results:
                     if pod.key not in bound:
                         # its own failure carries no nominating info: a nomination it had stays
-                        record.unschedulable(pod, "Unschedulable", pr.message if pr else r.status.message,
-                                             passes.nominated_name(pod))
-                record.group_cycle(leaf, "Scheduled", "")
+                        emit(ev.PodFailed(pod, "Unschedulable", pr.message if pr else r.status.message,
+                                          passes.nominated_name(pod)))
+                emit(ev.GroupCycleEnded(leaf, "Scheduled", ""))
             else:
                 for pod, pr in lr.pod_results:
                     reason, message = lr.pod_message(pr)
-                    record.unschedulable(pod, reason, message, passes.failed_pod_nomination(
+                    emit(ev.PodFailed(pod, reason, message, passes.failed_pod_nomination(
                         pod, fitted=pr is not None and pr.node is not None,
-                        error=r.status.code == Code.ERROR, node=None))
-                record.group_cycle(leaf, "SchedulerError" if r.status.code == Code.ERROR else "Unschedulable",
-                                   r.status.message)
+                        error=r.status.code == Code.ERROR, node=None)))
+                emit(ev.GroupCycleEnded(leaf, "SchedulerError" if r.status.code == Code.ERROR else "Unschedulable",
+                                        r.status.message))
         passes.journal.setattr(self.entity, "pods", [p for p in self.entity.pods if p.key not in bound])
         if self.entity.pods:
             passes.failed(self.entity, plugins)
@@ -120,7 +124,7 @@ class TreeCycle:
 
     def _failed(self, result: NodeResult, queued, outcome) -> None:
         """submit for a failed root, the post filter's outcome folded in first."""
-        passes, record = self.passes, self.record
+        passes, emit = self.passes, self.emit
         results = all_results(result)
         if outcome is not None and outcome.status.code == Code.ERROR:
             for r in results:  # an error replaces every group result
@@ -135,10 +139,11 @@ class TreeCycle:
         nominated = {p.key: n for p, n in outcome.nominations} if waiting else {}
         for r in results:
             if not r.node.is_leaf:
-                record.composite_cycle(r.node.group, False, r.status.message, r.trials, None)
+                emit(ev.CompositeCycleEnded(r.node.group, False, r.status.message, r.trials, None))
                 continue
             leaf = r.node.group
-            record.placements(leaf, r.trials, None)
+            if r.trials is not None:
+                emit(ev.PlacementsTried(leaf, r.trials, None, False))
             lr = leaf_pod_results(r, queued.get(leaf.key, []))
             error = r.status.code == Code.ERROR
             for pod, pr in lr.pod_results:
@@ -149,10 +154,10 @@ class TreeCycle:
                 else:
                     reason = "Unschedulable"
                     message = Status(Code.UNSCHEDULABLE, (r.status.message,), err=POD_GROUP_IS_UNSCHEDULABLE).message
-                record.unschedulable(pod, reason, message, passes.failed_pod_nomination(
+                emit(ev.PodFailed(pod, reason, message, passes.failed_pod_nomination(
                     pod, fitted=pr is not None and pr.node is not None, error=error,
-                    node=nominated.get(pod.key)))
-            record.group_cycle(leaf, "SchedulerError" if error else "Unschedulable", r.status.message)
+                    node=nominated.get(pod.key))))
+            emit(ev.GroupCycleEnded(leaf, "SchedulerError" if error else "Unschedulable", r.status.message))
 
 
 def _plugins_of(result: NodeResult) -> set[str]:
