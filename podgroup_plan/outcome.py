@@ -332,6 +332,7 @@ class Recorder:
 
     def _notes(self, frameworks, pods, groups) -> list[str]:
         notes: set[str] = set(self.cluster.expansion_notes) | set(self.cluster.admission_notes)
+        notes |= set(self.cluster.input_notes)
         tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
             if g.key not in self.group_outcome:

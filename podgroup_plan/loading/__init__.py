@@ -25,6 +25,8 @@ from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_lines import FieldLines, format_path, parse_path
 from podgroup_plan.loading.paths import STDIN_NAME
 from podgroup_plan.loading.reading import decode_text, iter_documents, read_documents
+from podgroup_plan.loading import known_fields
+from podgroup_plan.loading.known_fields import IGNORE, STRICT
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.objects import ClusterInput
@@ -35,17 +37,25 @@ SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
 _UNKNOWN: Any = object()
 
 
-def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None) -> ClusterInput:
+def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
+               validate: str = STRICT) -> ClusterInput:
     """Read, check, decode and validate every object under `paths` (`-` is stdin; its text or
-    bytes may be passed as `stdin_text`). Raises InputError listing every problem."""
+    bytes may be passed as `stdin_text`). Raises InputError listing every problem.
+
+    `validate` is kubectl's `--validate` (known_fields.py): `strict` makes an unknown field
+    bad input, `warn` a note of the result (`input_notes`), `ignore` lets it pass unsaid."""
     problems: list[Problem] = []
     if isinstance(stdin_text, bytes):
         stdin_text = decode_text(STDIN_NAME, stdin_text, problems) or ""
+    warnings: list[Issue] = []
     with _no_gc():
         docs = iter_documents(paths, stdin_text, problems)
-        decoded, ignored, issues = check_and_decode(docs, problems)
+        decoded, ignored, issues = check_and_decode(docs, problems, validate=validate, warnings=warnings)
         if not problems and not issues:
-            return decoded.cluster_input(ignored)
+            ci = decoded.cluster_input(ignored)
+            if warnings:
+                ci = dataclasses.replace(ci, input_notes=field_warnings(warnings, stdin_text))
+            return ci
     try:
         raise_problems(problems, issues, stdin_text)
     except InputError as err:
@@ -101,12 +111,16 @@ def load_scheduler_config(path: str, stdin_text: str | None = None) -> dict:
 
 
 def check_and_decode(
-    docs: Iterable[Document], file_problems: Sequence[Problem] = (), schemas: SchemaSet | None = None
+    docs: Iterable[Document], file_problems: Sequence[Problem] = (), schemas: SchemaSet | None = None,
+    validate: str = STRICT, warnings: list[Issue] | None = None,
 ) -> tuple[Decoded, Counter, list[Issue]]:
     """Documents -> (decoded objects, ignored kinds, issues): every stage after reading files.
 
     Each document is checked and decoded as it arrives (`docs` may be a generator reading
     files); `file_problems` is looked at only at the end, to know whether every file was read.
+    Unknown fields (known_fields.py) are issues under `validate="strict"`, appended to
+    `warnings` under `"warn"`, not looked for under `"ignore"`; an object holding one is still
+    decoded, so that the rest of its problems are found in the same run.
     """
     schemas = schemas or bundled()
     issues: list[Issue] = []
@@ -117,6 +131,9 @@ def check_and_decode(
     # (apiVersion, kind) -> the compiled schema check, or None: ask schema_issues (a version
     # we do not read, a schema the compiler cannot take, or a document the check refuses)
     checks: dict[tuple[str, str], Check | None] = {}
+    # (apiVersion, kind) -> the known-fields check, or None (no known fields, or --validate=ignore)
+    field_checks: dict[tuple[str, str], tuple[str, Check] | None] = {}
+    field_issues = issues if validate == STRICT else warnings if warnings is not None else []
     for doc in docs:
         kind, api_version = doc.kind, doc.api_version
         if not kind or not api_version:
@@ -132,6 +149,13 @@ def check_and_decode(
             check = schemas.check(api_version, kind) if schemas.supports(api_version, kind) else None
             checks[(api_version, kind)] = check
         found = [] if check is not None and check(doc.obj) else schema_issues(doc, schemas)
+        fields = field_checks.get((api_version, kind), _UNKNOWN)
+        if fields is _UNKNOWN:
+            type_name = known_fields.type_of(api_version, kind) if validate != IGNORE else None
+            fields = (type_name, known_fields.check(type_name)) if type_name else None
+            field_checks[(api_version, kind)] = fields
+        if fields is not None and not fields[1](doc.obj):
+            field_issues += [Issue(doc, path, message) for path, message in known_fields.unknown_fields(fields[0], doc.obj)]
         if found:
             issues += found
             broken.add(key)
@@ -141,6 +165,13 @@ def check_and_decode(
     decoded = decoder.finish()
     issues += check_input(decoded, owned, broken, unread=sorted({p.file for p in file_problems}))
     return decoded, ignored, issues
+
+
+def field_warnings(warnings: list[Issue], stdin_text: str | None) -> tuple[str, ...]:
+    """Unknown fields under --validate=warn, as the result's notes: located like problems
+    (`FILE:LINE: KIND NS/NAME: PATH: unknown field "x"`), sorted, each once."""
+    lines = FieldLines(stdin_text)
+    return tuple(sorted({str(issue_problem(i, lines)) for i in warnings}))
 
 
 def schema_issues(doc: Document, schemas: SchemaSet) -> list[Issue]:

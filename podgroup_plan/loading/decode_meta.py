@@ -31,7 +31,10 @@ def source_of(doc: Document) -> Source:
 
 
 _TIMESTAMPS: dict[str, str] = {}  # many objects share a timestamp: parse each text once
-_CANONICAL_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+# time.RFC3339 as Go's time.Parse reads it (metav1.Time.UnmarshalJSON): an upper-case T and Z,
+# fractional seconds allowed, a numeric offset with a colon. The fields must also name a real
+# time (month 1-12, a day of that month, hour < 24, ...): checked by datetime.
+_RFC3339 = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
 
 
 def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
@@ -44,16 +47,14 @@ def timestamp(value: str | None, path: tuple, report: Report) -> str | None:
     known = _TIMESTAMPS.get(value)  # before the pattern: pods of one dump share their times
     if known is not None:
         return known
-    if _CANONICAL_TIME.fullmatch(value):  # what the apiserver writes: already UTC seconds
-        if len(_TIMESTAMPS) < 10_000:
-            _TIMESTAMPS[value] = value
-        return value
     try:
-        if "T" not in value.upper():
+        if not _RFC3339.fullmatch(value):
             raise ValueError(value)
-        parsed = datetime.fromisoformat(value)
-        if parsed.tzinfo is None:
-            raise ValueError(value)
+        parsed = datetime.fromisoformat(value)  # raises for 2026-13-45T99:99:99Z
+        if len(value) == 20 and value[19] == "Z":  # what the apiserver writes: already UTC seconds
+            if len(_TIMESTAMPS) < 10_000:
+                _TIMESTAMPS[value] = value
+            return value
     except ValueError:
         report(path, f'invalid timestamp "{value}"; expected RFC 3339, e.g. 2025-01-01T00:00:00Z')
         return None

@@ -24,6 +24,7 @@ from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_fie
 from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
+from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,
@@ -131,7 +132,14 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
             issues += pod_links(doc)
     elif kind == "PodDisruptionBudget":
         issues += pdb_rules(doc)
+    if kind in _SPEC_RULES:
+        issues += object_issues(doc)
     return issues
+
+
+# The kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
+_SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
+                         "ReplicationController", "JobSet"})
 
 
 def check_input(

@@ -360,3 +360,5 @@ class ClusterInput:
     expansion_notes: tuple[str, ...] = ()
     # What admission (loading/admission.py) did not apply, for the result's notes.
     admission_notes: tuple[str, ...] = ()
+    # What loading let pass with a warning (unknown fields under --validate=warn), for the notes.
+    input_notes: tuple[str, ...] = ()

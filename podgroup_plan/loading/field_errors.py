@@ -1,0 +1,154 @@
+"""The API server's validation messages, to the character: `field.Error.ErrorBody()` and the
+content checks behind them.
+
+Mirrors `k8s.io/apimachinery/pkg/util/validation/field/errors.go` (ErrorBody: `Invalid value:
+"x": detail`, `Unsupported value: "x": supported values: "a", "b"`, `Required value: detail`,
+`Duplicate value: ...`, `Forbidden: detail`) and `k8s.io/apimachinery/pkg/api/validate/content`
+(`kube.go` IsLabelKey / IsLabelValue, `dns.go` IsDNS1123Subdomain, `errors.go`), as vendored
+by Kubernetes v1.37.0 (staging/src/k8s.io/apimachinery). The field's path is not part of the
+message: ours is the problem's `JSON.PATH:` prefix.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any, Iterable
+
+from podgroup_plan.errors import shorten
+
+
+def go_quote(value: str) -> str:
+    """strconv.Quote for the text that reaches a message (printable ASCII as is; the rest
+    escaped, JSON-style, which is what strconv.Quote gives for the common cases)."""
+    return json.dumps(shorten(value))
+
+
+class GoStruct(dict):
+    """A bad value that upstream renders from a Go struct: json.Marshal keeps the fields in
+    declaration order (a map's keys, the plain dict's, are sorted)."""
+
+
+def _show(value: Any) -> str:
+    # ErrorBody: %v for numbers and booleans, %q for strings, JSON for the rest
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    return shorten(json.dumps(value, separators=(",", ":"), sort_keys=not isinstance(value, GoStruct)))
+
+
+def _body(kind: str, detail: str) -> str:
+    return f"{kind}: {detail}" if detail else kind
+
+
+def invalid(value: Any, detail: str) -> str:
+    """field.Invalid(path, value, detail).ErrorBody()"""
+    return _body(f"Invalid value: {_show(value)}", detail)
+
+
+def not_supported(value: Any, supported: Iterable[str]) -> str:
+    """field.NotSupported(path, value, validValues).ErrorBody()"""
+    values = ", ".join(json.dumps(v) for v in supported)
+    return _body(f"Unsupported value: {_show(value)}", f"supported values: {values}" if values else "")
+
+
+def required(detail: str = "") -> str:
+    """field.Required(path, detail).ErrorBody()"""
+    return _body("Required value", detail)
+
+
+def duplicate(value: Any, detail: str = "") -> str:
+    """field.Duplicate(path, value).ErrorBody(), with the Detail some callers set."""
+    return _body(f"Duplicate value: {_show(value)}", detail)
+
+
+def forbidden(detail: str) -> str:
+    """field.Forbidden(path, detail).ErrorBody()"""
+    return _body("Forbidden", detail)
+
+
+# --- content (k8s.io/apimachinery/pkg/api/validate/content) --------------------------------------
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """content.RegexError"""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def max_len_error(length: int) -> str:
+    """content.MaxLenError"""
+    return f"must be no more than {length} bytes"
+
+
+EMPTY_ERROR = "must be non-empty"  # content.EmptyError
+
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+                  "end with an alphanumeric character")
+_LABEL_KEY = re.compile(_LABEL_KEY_FMT)
+_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
+                    "'-', '_' or '.', and must start and end with an alphanumeric character")
+_DNS_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS_SUBDOMAIN_FMT = _DNS_LABEL_FMT + "(\\." + _DNS_LABEL_FMT + ")*"
+_DNS_SUBDOMAIN = re.compile(_DNS_SUBDOMAIN_FMT)
+_DNS_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                      "characters, '-' or '.', and must start and end with an alphanumeric character")
+
+
+@lru_cache(maxsize=4096)
+def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+    """content.IsDNS1123Subdomain (dns.go)"""
+    errs = []
+    if len(value.encode()) > 253:
+        errs.append(max_len_error(253))
+    if not _DNS_SUBDOMAIN.fullmatch(value):
+        errs.append(regex_error(_DNS_SUBDOMAIN_MSG, _DNS_SUBDOMAIN_FMT, "example.com"))
+    return tuple(errs)
+
+
+@lru_cache(maxsize=4096)
+def is_label_key(value: str) -> tuple[str, ...]:
+    """content.IsLabelKey (= IsQualifiedName), kube.go"""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + EMPTY_ERROR)
+        else:
+            errs += ["prefix part " + m for m in is_dns1123_subdomain(prefix)]
+    else:
+        return ("a valid label key " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",)
+    if not name:
+        errs.append("name part " + EMPTY_ERROR)
+    elif len(name.encode()) > 63:
+        errs.append("name part " + max_len_error(63))
+    if not _LABEL_KEY.fullmatch(name):
+        errs.append("name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return tuple(errs)
+
+
+@lru_cache(maxsize=4096)
+def is_label_value(value: str) -> tuple[str, ...]:
+    """content.IsLabelValue (kube.go)"""
+    errs = []
+    if len(value.encode()) > 63:
+        errs.append(max_len_error(63))
+    if value and not _LABEL_KEY.fullmatch(value):
+        errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return tuple(errs)
+
+
+def label_name_errors(key: str) -> list[str]:
+    """unversionedvalidation.ValidateLabelName: one Invalid per message of IsQualifiedName."""
+    return [invalid(key, m) for m in is_label_key(key)]

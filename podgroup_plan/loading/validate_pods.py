@@ -1,0 +1,349 @@
+"""The API server's validation of the pod fields the planner reads, of Node taints, and of the
+controllers' selectors, with its messages (field_errors.py).
+
+Mirrors Kubernetes v1.37.0 `pkg/apis/core/validation/validation.go`: ValidatePodSpec's
+`unversionedvalidation.ValidateLabels(spec.NodeSelector)`, ValidateTolerations,
+validateNodeAffinity / ValidateNodeSelector / ValidateNodeSelectorRequirement /
+ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints (ValidateSpreadConstraintNotRepeat,
+validateMinDomains), validateResourceRequirements with ValidateContainerResourceName and
+ValidateResourceQuantityValue (and `pkg/apis/core/helper` IsIntegerResourceName,
+IsExtendedResourceName, IsOvercommitAllowed), validateOverhead, validateNodeTaints;
+`pkg/apis/apps/validation` ValidatePodTemplateSpecForReplicaSet and ValidateStatefulSetSpec,
+`pkg/apis/batch/validation` validateJobSpec: "`selector` does not match template `labels`".
+
+Structural rules the schemas already state (enums, `maxSkew >= 1`, `minDomains >= 1`, an
+`Exists` toleration without a value) are not repeated here. The checks run on a document that
+passed its schema, so the types are right. Not checked because v1.37.0 does not check it:
+`spec.schedulerName` (no validation of the field in ValidatePodSpec nor in the declarative
+`zz_generated.validations.go`: "field corev1.PodSpec.SchedulerName has no validation").
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from podgroup_plan.loading.field_errors import (
+    GoStruct,
+    duplicate,
+    invalid,
+    is_label_key,
+    is_label_value,
+    label_name_errors,
+    required,
+)
+from podgroup_plan.loading.documents import Document, Issue
+from podgroup_plan.model.quantity import parse_quantity, to_milli
+
+Path = tuple
+
+# pkg/apis/core/helper/helpers.go
+_STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+_STANDARD_RESOURCES = frozenset({
+    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
+    "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage",
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+    "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
+    "services.loadbalancers",
+})
+_INTEGER_RESOURCES = frozenset({
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+    "persistentvolumeclaims", "services.nodeports", "services.loadbalancers",
+})
+_HUGE_PAGES = "hugepages-"
+
+
+def _is_native(name: str) -> bool:
+    return "/" not in name or "kubernetes.io/" in name
+
+
+def _is_extended(name: str) -> bool:
+    """IsExtendedResourceName: not native, not `requests.`-prefixed, and a qualified name once
+    prefixed with `requests.` (as quota names it)."""
+    if _is_native(name) or name.startswith("requests."):
+        return False
+    return not is_label_key("requests." + name)
+
+
+def _is_overcommit_allowed(name: str) -> bool:
+    return _is_native(name) and not name.startswith(_HUGE_PAGES)
+
+
+def _is_integer(name: str) -> bool:
+    return name in _INTEGER_RESOURCES or _is_extended(name)
+
+
+def _is_standard(name: str) -> bool:
+    # IsStandardResourceName: also `requests.hugepages-*` (IsQuotaHugePageResourceName)
+    return name in _STANDARD_RESOURCES or name.startswith((_HUGE_PAGES, "requests." + _HUGE_PAGES))
+
+
+def container_resource_name_errors(name: str) -> list[str]:
+    """ValidateContainerResourceName (validateResourceName first)."""
+    errs = [invalid(name, m) for m in is_label_key(name)]
+    if errs:
+        return errs
+    if "/" not in name:
+        if not _is_standard(name):
+            return [invalid(name, "must be a standard resource type or fully qualified")]
+        if name not in _STANDARD_CONTAINER_RESOURCES and not name.startswith(_HUGE_PAGES):
+            return [invalid(name, "must be a standard resource for containers")]
+    elif not _is_native(name) and not _is_extended(name):
+        return [invalid(name, "doesn't follow extended resource name standard")]
+    return []
+
+
+def _quantity(raw: Any):
+    try:
+        return parse_quantity(raw)
+    except (ValueError, TypeError, OverflowError):
+        return None  # the decoder reports it ("invalid quantity")
+
+
+def _text(raw: Any) -> str:
+    # Quantity.String(): the canonical form. The text as written is what users recognise; it is
+    # the canonical form for the integers these rules are about (`2`, `500m`).
+    return raw if isinstance(raw, str) else json.dumps(raw)
+
+
+def resource_requirement_issues(doc: Document, at: Path, resources: dict, limits_only: bool = False) -> Iterator[Issue]:
+    """validateResourceRequirements with ValidateContainerResourceName, after defaulting
+    (SetDefaults_Container copies a limit into a request left unset, so a limit alone is fine)."""
+    limits = resources.get("limits") or {}
+    requests = {} if limits_only else dict(resources.get("requests") or {})
+    for name, raw in limits.items():
+        path = at + ("limits", name)
+        for m in container_resource_name_errors(name):
+            yield Issue(doc, path, m)
+        q = _quantity(raw)
+        if q is not None and _is_integer(name) and to_milli(q) % 1000:
+            yield Issue(doc, path, invalid(_text(raw), "must be an integer"))
+    for name, raw in requests.items():
+        path = at + ("requests", name)
+        for m in container_resource_name_errors(name):
+            yield Issue(doc, path, m)
+        q = _quantity(raw)
+        if q is None:
+            continue
+        if _is_integer(name) and to_milli(q) % 1000:  # MilliValue()%1000 != 0
+            yield Issue(doc, path, invalid(_text(raw), "must be an integer"))
+        if name in limits:
+            limit = _quantity(limits[name])
+            if limit is None:
+                continue
+            # (a request above the limit of an overcommitable resource: decode_pods.py says so)
+            if q != limit and not _is_overcommit_allowed(name):
+                yield Issue(doc, at + ("requests",), invalid(_text(raw), f"must be equal to {name} limit of {_text(limits[name])}"))
+        elif not _is_overcommit_allowed(name):
+            yield Issue(doc, at + ("limits",), required("Limit must be set for non overcommitable resources"))
+
+
+def _label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
+    """unversionedvalidation.ValidateLabels (reported at each key, for its line)."""
+    for key, value in labels.items():
+        for m in label_name_errors(key):
+            yield Issue(doc, at + (key,), m)
+        if isinstance(value, str):
+            for m in is_label_value(value):
+                yield Issue(doc, at + (key,), invalid(value, m))
+
+
+def _toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
+    """ValidateTolerations, the rules the schema does not state."""
+    for i, t in enumerate(tolerations):
+        if not isinstance(t, dict):
+            continue
+        path = at + (i,)
+        key = t.get("key") or ""
+        effect = t.get("effect") or ""
+        operator = t.get("operator") or ""
+        if key:
+            for m in label_name_errors(key):
+                yield Issue(doc, path + ("key",), m)
+        if t.get("tolerationSeconds") is not None and effect != "NoExecute":
+            yield Issue(doc, path + ("effect",), invalid(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+        if operator in ("Equal", ""):
+            errs = is_label_value(t.get("value") or "")
+            if errs:
+                yield Issue(doc, path + ("operator",), invalid(t.get("value") or "", ";".join(errs)))
+
+
+def _requirement_issues(doc: Document, at: Path, rq: dict, check_values: bool) -> Iterator[Issue]:
+    """ValidateNodeSelectorRequirement: its key and (in a required term) its values."""
+    key = rq.get("key")
+    if isinstance(key, str):
+        for m in label_name_errors(key):
+            yield Issue(doc, at + ("key",), m)
+    if check_values:
+        for j, value in enumerate(rq.get("values") or ()):
+            if isinstance(value, str):
+                for m in is_label_value(value):
+                    yield Issue(doc, at + ("values", j), invalid(value, m))
+
+
+def _term_issues(doc: Document, at: Path, term: Any, check_values: bool) -> Iterator[Issue]:
+    if not isinstance(term, dict):
+        return
+    for j, rq in enumerate(term.get("matchExpressions") or ()):
+        if isinstance(rq, dict):
+            yield from _requirement_issues(doc, at + ("matchExpressions", j), rq, check_values)
+
+
+def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
+    """validateNodeAffinity: a required selector needs a term; keys are label names; values in
+    required terms are label values (preferred terms may hold any value: "they can succeed when
+    the cluster has only one node")."""
+    req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if isinstance(req, dict):
+        terms = req.get("nodeSelectorTerms") or []
+        if not terms:
+            yield Issue(doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"),
+                        required("must have at least one node selector term"))
+        for i, term in enumerate(terms):
+            yield from _term_issues(doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", i), term, True)
+    for i, pref in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or ()):
+        if isinstance(pref, dict):
+            yield from _term_issues(doc, at + ("preferredDuringSchedulingIgnoredDuringExecution", i, "preference"),
+                                    pref.get("preference"), False)
+
+
+def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue]:
+    """validateTopologySpreadConstraints: minDomains only with DoNotSchedule; one constraint per
+    {topologyKey, whenUnsatisfiable} (reported at the first of a repeated pair, as upstream)."""
+    for i, c in enumerate(constraints):
+        if not isinstance(c, dict):
+            continue
+        action = c.get("whenUnsatisfiable")
+        min_domains = c.get("minDomains")
+        if min_domains is not None and action != "DoNotSchedule":
+            yield Issue(doc, at + (i, "minDomains"), invalid(
+                min_domains, f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
+        key = c.get("topologyKey")
+        for rest in constraints[i + 1:]:
+            if isinstance(rest, dict) and rest.get("topologyKey") == key and rest.get("whenUnsatisfiable") == action:
+                yield Issue(doc, at + (i,), duplicate(f"{{{key}, {action}}}"))
+                break
+
+
+def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
+    """Every rule above for one pod spec (`at`: its path in the document)."""
+    issues: list[Issue] = []
+    selector = spec.get("nodeSelector")
+    if selector:
+        issues += _label_map_issues(doc, at + ("nodeSelector",), selector)
+    tolerations = spec.get("tolerations")
+    if tolerations:
+        issues += _toleration_issues(doc, at + ("tolerations",), tolerations)
+    affinity = spec.get("affinity")
+    if isinstance(affinity, dict) and isinstance(affinity.get("nodeAffinity"), dict):
+        issues += _node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
+    spread = spec.get("topologySpreadConstraints")
+    if spread:
+        issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread)
+    for field in ("containers", "initContainers"):
+        for i, c in enumerate(spec.get(field) or ()):
+            if isinstance(c, dict) and isinstance(c.get("resources"), dict):
+                issues += resource_requirement_issues(doc, at + (field, i, "resources"), c["resources"])
+    if isinstance(spec.get("overhead"), dict):
+        # validateOverhead: ValidateContainerResourceRequirements{Limits: overhead}, names only
+        # and quantities (no request to compare)
+        issues += resource_requirement_issues(doc, at, {"limits": spec["overhead"]}, limits_only=True)
+    return issues
+
+
+def taint_issues(doc: Document, at: Path, taints: list) -> Iterator[Issue]:
+    """validateNodeTaints: key a label name, value a label value, unique by key and effect
+    (the duplicate's value rendered as json.Marshal renders the internal core.Taint)."""
+    seen: set[tuple[str, str]] = set()
+    for i, t in enumerate(taints):
+        if not isinstance(t, dict):
+            continue
+        key, value, effect = t.get("key") or "", t.get("value") or "", t.get("effect") or ""
+        for m in label_name_errors(key):
+            yield Issue(doc, at + (i, "key"), m)
+        errs = is_label_value(value)
+        if errs:
+            yield Issue(doc, at + (i, "value"), invalid(value, ";".join(errs)))
+        if (key, effect) in seen:
+            shown = GoStruct(Key=key, Value=value, Effect=effect, TimeAdded=t.get("timeAdded"))
+            yield Issue(doc, at + (i,), duplicate(shown, "taints must be unique by key and effect pair"))
+            continue
+        seen.add((key, effect))
+
+
+def _selector_matches(selector: dict, labels: dict) -> bool | None:
+    """metav1.LabelSelectorAsSelector(selector).Matches(labels); None when the selector is not
+    one (the schema or decoder reports that)."""
+    for k, v in (selector.get("matchLabels") or {}).items():
+        if labels.get(k) != v:
+            return False
+    for rq in selector.get("matchExpressions") or ():
+        if not isinstance(rq, dict):
+            return None
+        key, op, values = rq.get("key"), rq.get("operator"), rq.get("values") or []
+        if op == "In" and labels.get(key) not in values:
+            return False
+        if op == "NotIn" and key in labels and labels[key] in values:
+            return False
+        if op == "Exists" and key not in labels:
+            return False
+        if op == "DoesNotExist" and key in labels:
+            return False
+    return True
+
+
+def template_selector_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -> Iterator[Issue]:
+    """A controller's selector must select its own template's pods (apps ValidatePodTemplateSpecForReplicaSet,
+    ValidateStatefulSetSpec, batch validateJobSpec). An empty selector never matches anything in
+    upstream's eyes for apps kinds ("empty selector is invalid for deployment"); a Job without
+    `manualSelector` has its selector generated, so only a manual one can miss."""
+    selector = spec.get("selector")
+    template = spec.get("template")
+    if not isinstance(selector, dict) or not isinstance(template, dict):
+        return
+    if kind == "Job" and not spec.get("manualSelector"):
+        return
+    labels = (template.get("metadata") or {}).get("labels") or {}
+    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
+        if kind in ("Deployment", "ReplicaSet", "StatefulSet"):
+            what = "statefulset" if kind == "StatefulSet" else "deployment"  # ReplicaSet says "deployment" too
+            yield Issue(doc, spec_at + ("selector",), invalid(selector, f"empty selector is invalid for {what}"))
+        return
+    if _selector_matches(selector, labels) is False:
+        yield Issue(doc, spec_at + ("template", "metadata", "labels"),
+                    invalid(labels, "`selector` does not match template `labels`"))
+
+
+
+def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -> list[Issue]:
+    issues = list(template_selector_issues(doc, spec_at, spec, kind))
+    template = spec.get("template")
+    if isinstance(template, dict) and isinstance(template.get("spec"), dict):
+        issues += pod_spec_issues(doc, spec_at + ("template", "spec"), template["spec"])
+    return issues
+
+
+def object_issues(doc: Document) -> list[Issue]:
+    """The rules of this module that apply to one document (of any kind)."""
+    kind = doc.kind
+    spec = doc.obj.get("spec")
+    if not isinstance(spec, dict):
+        return []
+    if kind == "Pod":
+        return pod_spec_issues(doc, ("spec",), spec)
+    if kind == "Node":
+        return list(taint_issues(doc, ("spec", "taints"), spec.get("taints") or []))
+    if kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet"):
+        return _template_spec_issues(doc, ("spec",), spec, kind)
+    if kind == "ReplicationController":
+        template = spec.get("template")
+        if isinstance(template, dict) and isinstance(template.get("spec"), dict):
+            return pod_spec_issues(doc, ("spec", "template", "spec"), template["spec"])
+        return []
+    if kind == "JobSet":
+        issues: list[Issue] = []
+        for i, rj in enumerate(spec.get("replicatedJobs") or ()):
+            template = rj.get("template") if isinstance(rj, dict) else None
+            if isinstance(template, dict) and isinstance(template.get("spec"), dict):
+                issues += _template_spec_issues(doc, ("spec", "replicatedJobs", i, "template", "spec"), template["spec"], "Job")
+        return issues
+    return []
