@@ -40,7 +40,14 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
         else:
             replica_sets.append(rs)
     for d in found.deployments:
-        replica_sets.append(replica_set_of(d, by_deployment.get((d.namespace, d.name), []), ctx))
+        owned = by_deployment.get((d.namespace, d.name), [])
+        if d.paused and not owned:
+            # A paused Deployment is only synced (deployment_controller.go: `if d.Spec.Paused
+            # { return dc.sync(...) }`), which looks its ReplicaSets up without creating one
+            # (getAllReplicaSetsAndSyncRevision(..., createIfNotExisted=false)): nothing to scale.
+            ctx.notes.add(f"Deployment {d.namespace}/{d.name} is paused: it creates no ReplicaSet and no pods")
+            continue
+        replica_sets.append(replica_set_of(d, owned, ctx))
 
     for job in sorted(jobs, key=lambda j: j.key):
         ctx.parent(job.namespace, "Job", job.name, job.owner)

@@ -21,6 +21,7 @@ from podgroup_plan.model.controllers import IndexIntervals, Job
 from podgroup_plan.model.objects import (
     BASIC,
     GANG,
+    PREEMPT_LOWER_PRIORITY,
     OwnerReference,
     PodGroup,
     PodGroupTemplate,
@@ -28,6 +29,8 @@ from podgroup_plan.model.objects import (
 )
 
 WORKLOAD_WITH_JOB = "WorkloadWithJob"
+POD_GROUP_PREEMPTION_POLICY = "PodGroupPreemptionPolicy"
+REFUSED = ""  # _pod_group_for: the apiserver refuses the PodGroup, so the Job creates nothing
 WORKLOAD_API_VERSION = "scheduling.k8s.io/v1alpha3"  # what the 1.37 controller writes
 
 # staging/src/k8s.io/api/batch/v1/types.go
@@ -45,6 +48,8 @@ def expand_job(job: Job, ctx: Creation) -> None:
     uid = job.uid or stand_in_uid("Job", job.namespace, job.name)
     existing = ctx.owned_pods(job.namespace, "Job", job.name)
     group = _pod_group_for(job, uid, existing, ctx)
+    if group == REFUSED:
+        return
     if job.suspend:
         ctx.notes.add(f"Job {job.namespace}/{job.name} is suspended: its controller creates no pods")
         return
@@ -127,6 +132,19 @@ def _pod_group_for(job: Job, uid: str, existing: list, ctx: Creation) -> str | N
             return g
         return name if ctx.pod_group(job.namespace, name) else None
     if ctx.pod_group(job.namespace, name) is None:
+        if ctx.gate(POD_GROUP_PREEMPTION_POLICY) and job.template.preemption_policy != PREEMPT_LOWER_PRIORITY:
+            # The controller's PodGroup names the pods' PriorityClass (workloadbuilder) and no
+            # preemptionPolicy; the apiserver defaults it to PreemptLowerPriority
+            # (scheduling/v1beta1 SetDefaults_PodGroup, behind PodGroupPreemptionPolicy) before
+            # the Priority admission plugin computes the class's policy and refuses the mismatch
+            # (plugin/pkg/admission/priority admitPodGroup). syncJob then returns the error
+            # before managing pods (job_controller.go): the Job creates nothing.
+            ctx.notes.add(
+                f"Job {job.namespace}/{job.name}: the apiserver refuses its PodGroup {name} (the string "
+                f"value of PreemptionPolicy ({PREEMPT_LOWER_PRIORITY}) must not be provided in pod group "
+                f"spec; priority admission controller computed {job.template.preemption_policy} from the "
+                "given PriorityClass name): its controller creates no pods")
+            return REFUSED
         _create_workload_and_pod_group(job, workload, template, name, ctx)
     return name
 
@@ -149,6 +167,10 @@ def _create_workload_and_pod_group(job: Job, workload: str, template: str, name:
     ctx.add_pod_group(PodGroup(
         namespace=job.namespace, name=name, api_version=WORKLOAD_API_VERSION, policy=policy,
         min_count=min_count, topology_key=topology_key, disruption_mode=disruption,
+        # workloadbuilder copies the pod template's priorityClassName; the Priority admission
+        # plugin resolves it as it does for the pods (the pods' priority), and sets the class's
+        # preemption policy only behind PodGroupPreemptionPolicy (which must then agree, above)
+        priority=job.template.priority, preemption_policy=job.template.preemption_policy,
         workload_name=workload, template_name=template,
         creation_timestamp=job.creation_timestamp, source=job.source,
     ))

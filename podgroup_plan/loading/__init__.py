@@ -258,9 +258,11 @@ def summarize(ci: ClusterInput) -> list[str]:
     """One line per kind read (for `podgroup-plan validate`), and a note naming ignored kinds."""
     running = sum(1 for p in ci.pods if p.is_running)
     implied = sum(1 for g in ci.pod_groups if g.implied)
+    finished = "".join(f", {n} {phase.lower()}" for phase, n in ci.finished_pods.items())
     lines = [
         f"Node: {len(ci.nodes)}",
-        f"Pod: {len(ci.pods)} ({running} running, {len(ci.pods) - running} pending)",
+        f"Pod: {len(ci.pods) + sum(ci.finished_pods.values())} ({running} running, "
+        f"{len(ci.pods) - running} pending{finished})",
     ]
     counts = [
         ("Namespace", ci.namespace_objects, ""),

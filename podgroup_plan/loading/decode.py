@@ -20,7 +20,7 @@ with their JSON path; cross-object rules live in `validate.py`.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, Mapping, Sequence
@@ -134,6 +134,7 @@ class Decoded:
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
             admission_notes=tuple(sorted(self.admission_notes)),
             controllers=controllers,
+            finished_pods=dict(sorted(Counter(p.phase for _, p in self.finished_pods).items())),
         )
 
 

@@ -228,6 +228,7 @@ def decode_deployment(doc: Document, priorities: PriorityTable, report: Report, 
         selector=label_selector(spec.get("selector")),
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         source=source_of(doc),
+        paused=bool(spec.get("paused")),
     )
 
 

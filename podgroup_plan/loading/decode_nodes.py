@@ -1,8 +1,9 @@
 """Nodes: allocatable resources, taints, schedulability and the images they hold.
 
 Mirrors what kube-scheduler's `NodeInfo` takes from a Node: `status.allocatable` (else
-`status.capacity`) in scheduler units, with the kubelet's default of 110 pods when a node does
-not say; `spec.taints` and `spec.unschedulable`; and `status.images` under ImageLocality's
+`status.capacity`) in scheduler units, with no pods allowed when it does not list `pods`
+(NodeInfo's AllowedPodNumber is what the node reports: kube-scheduler then says `Too many pods`
+for every pod, and so does the plan); `spec.taints` and `spec.unschedulable`; and `status.images` under ImageLocality's
 normalized names (which pods' images use too, so that the two compare).
 """
 from __future__ import annotations
@@ -12,7 +13,10 @@ from podgroup_plan.loading.decode_quantities import in_units, quantities
 from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import PODS, ImageState, Node, Taint
 
-DEFAULT_NODE_PODS = 110  # kubelet's default --max-pods, when a node does not say
+# Pods a node allows when its allocatable resources do not list `pods`: none. The kubelet
+# always reports `pods` (110 by default); a node without it is hand-written, and kube-scheduler
+# v1.37.0 (framework.NodeInfo.SetNode: Allocatable from node.Status.Allocatable) fits no pod there.
+DEFAULT_NODE_PODS = 0
 
 
 def normalized_image(name: str) -> str:

@@ -120,6 +120,7 @@ class Deployment:
     selector: LabelSelector | None = None
     creation_timestamp: str | None = None
     source: Source | None = None
+    paused: bool = False  # spec.paused: a paused Deployment creates no ReplicaSet
 
 
 @dataclass(frozen=True, slots=True)

@@ -360,5 +360,8 @@ class ClusterInput:
     expansion_notes: tuple[str, ...] = ()
     # What admission (loading/admission.py) did not apply, for the result's notes.
     admission_notes: tuple[str, ...] = ()
+    # Pods read in a finished phase ({"Succeeded": 3, "Failed": 1}): not planned (kube-scheduler's
+    # informer drops them), counted by `validate`.
+    finished_pods: Mapping[str, int] = field(default_factory=dict)
     # What loading let pass with a warning (unknown fields under --validate=warn), for the notes.
     input_notes: tuple[str, ...] = ()

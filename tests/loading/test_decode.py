@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from podgroup_plan.loading import summarize
 from podgroup_plan.loading import load_input
 from podgroup_plan.loading.decode_nodes import normalized_image
 from podgroup_plan.loading.decode_pods import aggregate_requests, pod_requests
@@ -46,13 +47,14 @@ def test_node(manifests):
     assert (node.source.file, node.source.document, node.source.line) == ("in.yaml", 1, 1)
 
 
-def test_node_capacity_and_default_pods(manifests):
+def test_node_capacity_and_no_pods_unless_listed(manifests):
+    # kube-scheduler's NodeInfo allows the pods the node lists: none when `pods` is missing
     node = sample(samples.NODE)
     del node["status"]["allocatable"]
     del node["status"]["capacity"]["pods"]
     bare = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "bare"}}
     nodes = load(manifests, node, bare).nodes
-    assert [n.allocatable for n in nodes] == [{"pods": 110}, {"cpu": 8000, "memory": 32 * Gi, "pods": 110}]
+    assert [n.allocatable for n in nodes] == [{"pods": 0}, {"cpu": 8000, "memory": 32 * Gi, "pods": 0}]
 
 
 @pytest.mark.parametrize(
@@ -136,7 +138,11 @@ def test_finished_pods_are_left_out(manifests):
     failed["metadata"]["name"], failed["status"]["phase"] = "failed", "Failed"
     running = sample(done)
     running["metadata"]["name"], running["status"]["phase"] = "running", "Running"
-    assert [p.name for p in load(manifests, done, failed, running).pods] == ["running"]
+    ci = load(manifests, done, failed, running)
+    assert [p.name for p in ci.pods] == ["running"]
+    # ... but `validate` counts them, as what they are
+    assert ci.finished_pods == {"Failed": 1, "Succeeded": 1}
+    assert summarize(ci)[1] == "Pod: 3 (1 running, 0 pending, 1 failed, 1 succeeded)"
 
 
 def _requests(spec):

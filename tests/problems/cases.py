@@ -155,6 +155,80 @@ CASES: list[Case] = [
                                           "  namespace: shop\n  creationTimestamp: yesterday\n"))},
          "invalid timestamp"),
 
+    Case("Kinds and fields", "An impossible date in a timestamp",
+         {"m.yaml": doc(NODE, POD.replace("  namespace: shop\n",
+                                          "  namespace: shop\n  creationTimestamp: 2026-13-45T99:99:99Z\n"))},
+         "invalid timestamp",
+         note="Read as Go's `time.RFC3339` reads it (metav1.Time): `20260601T070000Z` and a lower-case "
+              "`t` or `z` are refused too."),
+
+    # --- unknown fields (kubectl's --validate=strict) ----------------------------------------
+    Case("Unknown fields", "A misspelled field",
+         {"m.yaml": doc(NODE, pod(**{"requests: {cpu": "request: {cpu"}))}, 'unknown field "request"',
+         note="Every field of every kind read is checked against the API's types (also fields the "
+              "planner does not read: `volumes`, `env`, `status`), as the API server's strict "
+              "decoding does; kubectl's message quotes the whole path (`unknown field "
+              "\"spec.containers[0].resources.request\"`), which is our `JSON.PATH`. A known field "
+              "close to the unknown one is suggested. `--validate=warn` plans and lists them as "
+              "notes; `--validate=ignore` drops them (kubectl's values; `true` and `false` too)."),
+    Case("Unknown fields", "A field in the wrong case",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeselector: {disk: ssd}\n"))},
+         'did you mean "nodeSelector"'),
+
+    # --- the API server's rules ---------------------------------------------------------------
+    Case("The API server's rules", "A fractional extended resource",
+         {"m.yaml": doc(NODE, pod(**{"requests: {cpu: 500m, memory: 1Gi}":
+                                     "requests: {example.com/gpu: 500m}\n      limits: {example.com/gpu: 500m}"}))},
+         "must be an integer",
+         note="Messages are the API server's (`pkg/apis/core/validation`), as `field.Error` words them."),
+    Case("The API server's rules", "An extended resource without an equal limit",
+         {"m.yaml": doc(NODE, pod(**{"requests: {cpu: 500m, memory: 1Gi}": "requests: {example.com/gpu: 1}"}))},
+         "Limit must be set for non overcommitable resources"),
+    Case("The API server's rules", "An invalid resource name",
+         {"m.yaml": doc(NODE, pod(**{"requests: {cpu: 500m, memory: 1Gi}":
+                                     "requests: {Example.COM/gpu: 1, gpus: 1}"}))},
+         "must be a standard resource type or fully qualified"),
+    Case("The API server's rules", "An invalid nodeSelector key or value",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeSelector: {disk type: ssd!}\n"))},
+         "name part must consist of alphanumeric characters"),
+    Case("The API server's rules", "A node affinity with no terms",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity: {nodeAffinity: "
+                                          "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}\n"))},
+         "must have at least one node selector term"),
+    Case("The API server's rules", "A toleration the API refuses",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Equal, "
+                                          "value: x, effect: NoSchedule, tolerationSeconds: 60}]\n"))},
+         "effect must be 'NoExecute' when `tolerationSeconds` is set"),
+    Case("The API server's rules", "Two taints with one key and effect",
+         {"m.yaml": doc(NODE.replace("status:\n", "spec:\n  taints: [{key: gpu, effect: NoSchedule}, "
+                                     "{key: gpu, value: x, effect: NoSchedule}]\nstatus:\n"), POD)},
+         "taints must be unique by key and effect pair"),
+    Case("The API server's rules", "A taint with an invalid key",
+         {"m.yaml": doc(NODE.replace("status:\n", "spec:\n  taints: [{key: -gpu, effect: NoSchedule}]\nstatus:\n"), POD)},
+         "Invalid value: \"-gpu\""),
+    Case("The API server's rules", "A spread constraint repeated, or minDomains with ScheduleAnyway",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  topologySpreadConstraints:\n"
+                                          "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 2}\n"
+                                          "  - {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}\n"))},
+         "can only use minDomains if whenUnsatisfiable=DoNotSchedule"),
+    Case("The API server's rules", "A controller whose selector misses its template",
+         {"m.yaml": doc(NODE, """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: website}}
+    spec:
+      containers: [{name: web, image: nginx}]
+""")}, "`selector` does not match template `labels`",
+         note="Deployments, ReplicaSets, StatefulSets, Jobs with `manualSelector` and JobSets' Jobs "
+              "(apps and batch validation). v1.37.0 does not validate `spec.schedulerName` "
+              "(\"field corev1.PodSpec.SchedulerName has no validation\"): any text is a profile "
+              "name that matches nothing, and the pod is `Ignored`."),
+
     # --- quantities --------------------------------------------------------------------------
     Case("Quantities", "Not a quantity",
          {"m.yaml": doc(NODE, pod(**{"cpu: 500m": "cpu: 1.2.3"}))}, "invalid quantity"),
