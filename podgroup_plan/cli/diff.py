@@ -10,6 +10,7 @@ from podgroup_plan.cli import emit, inputs, planning
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import collect, guard, input_errors
 from podgroup_plan.cli.options import (
+    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     NoExpandOpt,
@@ -34,6 +35,7 @@ def diff(
         help="KubeSchedulerConfiguration for plan A (default: the built-in default profile).")]
     = None,
     feature_gates: FeatureGatesOpt = None,
+    validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(FORMATS, "a diff output format"),
@@ -51,7 +53,8 @@ def diff(
         with input_errors():
             inputs.check_output_file(output_file, paths, [config_a, config_b])
             cluster, (conf_a, conf_b), gates = inputs.load(paths, [config_a, config_b],
-                                                           feature_gates, manifest_config_used=False)
+                                                           feature_gates, manifest_config_used=False,
+                                                           validate=validate)
             cluster = inputs.expansion(cluster, no_expand)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else inputs.without_config(cluster)

@@ -9,6 +9,7 @@ from podgroup_plan.cli import emit, inputs
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
+    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     NoExpandOpt,
@@ -45,6 +46,7 @@ def explain(
         metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
+    validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
     debug: DebugOpt = False,
 ) -> None:
@@ -63,7 +65,7 @@ def explain(
                 raise InputError([Problem("-", "explain needs exactly one of --pod, --pod-group "
                                                "and --composite-pod-group")])
             target = explaining.parse_target(*chosen[0])
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             cluster = inputs.expansion(cluster, no_expand)
             source = inputs.config_source(scheduler_config)
             document = inputs.naming(scheduler_config, lambda: explaining.explain(

@@ -49,19 +49,20 @@ def read_stdin(paths: list[str]) -> bytes | str | None:
 
 
 def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
-          manifest_config_used: bool = True,
+          manifest_config_used: bool = True, validate: str = "strict",
           ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
     """Read the manifests, each configuration file (None: no file) and the feature gates, and
     build the profiles of every configuration that will be used (`manifest_config_used`: the
     one found among the manifests stands in for a None); every problem of all of them in one
-    InputError, so that a bad flag or a broken manifest hides nothing else."""
+    InputError, so that a bad flag or a broken manifest hides nothing else. `validate` is
+    `--validate` (loading/known_fields.py)."""
     from podgroup_plan import loading
 
     stdin_text = read_stdin(paths)
 
     def load_input() -> Any:
         with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
-            return loading.load_input(list(paths), stdin_text)
+            return loading.load_input(list(paths), stdin_text, validate=validate)
 
     steps: list[Callable[[], Any]] = [load_input]
     steps += [_config_step(f) for f in config_files]

@@ -63,3 +63,19 @@ OutputFileOpt = Annotated[Optional[Path], typer.Option(
 DebugOpt = Annotated[bool, typer.Option(
     "--debug", help="On an internal error (exit 3), also print the Python traceback.")]
 
+
+
+# kubectl's --validate (kubectl/pkg/cmd/util/helpers.go GetValidationDirective): strict (also
+# `true`, the default), warn, ignore (also `false`). loading/known_fields.py says what it checks.
+VALIDATE_CHOICES = ("strict", "warn", "ignore", "true", "false")
+
+
+def validate_directive(value: Any) -> str:
+    word = words_of(VALIDATE_CHOICES, "a --validate value")(value)
+    return {"true": "strict", "false": "ignore"}.get(word, word)
+
+
+ValidateOpt = Annotated[str, typer.Option(
+    "--validate", callback=validate_directive, metavar="strict|warn|ignore",
+    help="Unknown fields (as kubectl's --validate): strict refuses them (exit 2), warn plans "
+         "and names them in the notes, ignore drops them. true = strict, false = ignore.")]

@@ -12,6 +12,7 @@ from podgroup_plan.cli.fail_on import FAIL_ON, fail_conditions
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.header import configuration_label
 from podgroup_plan.cli.options import (
+    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     NoExpandOpt,
@@ -33,6 +34,7 @@ def simulate(
     paths: PathsArg,
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
+    validate: ValidateOpt = "strict",
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(FORMATS, "an output format"),
         metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
@@ -63,7 +65,7 @@ def simulate(
     with guard(debug):
         with input_errors():
             inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
             cluster = inputs.expansion(cluster, no_expand)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(

@@ -6,7 +6,7 @@ import typer
 from podgroup_plan.cli import inputs, planning
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
-from podgroup_plan.cli.options import DebugOpt, FeatureGatesOpt, PathsArg, SchedulerConfigOpt
+from podgroup_plan.cli.options import DebugOpt, FeatureGatesOpt, PathsArg, SchedulerConfigOpt, ValidateOpt
 from podgroup_plan.cli.output import write
 
 
@@ -15,6 +15,7 @@ def validate(
     paths: PathsArg,
     scheduler_config: SchedulerConfigOpt = None,
     feature_gates: FeatureGatesOpt = None,
+    validate: ValidateOpt = "strict",
     debug: DebugOpt = False,
 ) -> None:
     """Check the input without planning.
@@ -22,11 +23,14 @@ def validate(
     Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
     with guard(debug):
         with input_errors():
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             inputs.naming(scheduler_config, lambda: planning.check_config(
                 cluster, config, gates, scheduler_config))
         from podgroup_plan import loading
 
+        # --validate=warn: what kubectl would print as `Warning: unknown field ...`
+        for note in cluster.input_notes:
+            typer.echo(f"Warning: {note}", err=True)
         write("".join(line + "\n" for line in loading.summarize(cluster)) + "Input is valid.\n",
               None)
     raise typer.Exit(EXIT_OK)

@@ -167,11 +167,15 @@ def check_and_decode(
     return decoded, ignored, issues
 
 
-def field_warnings(warnings: list[Issue], stdin_text: str | None) -> tuple[str, ...]:
-    """Unknown fields under --validate=warn, as the result's notes: located like problems
-    (`FILE:LINE: KIND NS/NAME: PATH: unknown field "x"`), sorted, each once."""
-    lines = FieldLines(stdin_text)
-    return tuple(sorted({str(issue_problem(i, lines)) for i in warnings}))
+def field_warnings(warnings: list[Issue], stdin_text: str | None = None) -> tuple[str, ...]:
+    """Unknown fields under --validate=warn, as the result's notes: `KIND NS/NAME: PATH:
+    unknown field "x"` (notes name objects, never files: contract.md), sorted, each once."""
+    notes = set()
+    for issue in warnings:
+        kind, namespace, name = identity(issue.doc)
+        who = f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+        notes.add(f"{who}: {format_path(issue.path)}: {issue.message} (not read: --validate=warn)")
+    return tuple(sorted(notes))
 
 
 def schema_issues(doc: Document, schemas: SchemaSet) -> list[Issue]:

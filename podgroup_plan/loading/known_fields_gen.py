@@ -49,6 +49,11 @@ def source(kinds: dict[str, str], types: dict[str, dict[str, str]]) -> str:
 
 
 def main(paths: list[str]) -> None:
+    if paths == ["--checks"]:  # known_fields_checks_v1_37.py, from the module written before
+        from podgroup_plan.loading.known_fields import checks_source
+
+        sys.stdout.write(checks_source())
+        return
     outputs = []
     for path in paths:
         with open(path, encoding="utf-8") as f:

@@ -11,3 +11,5 @@ go run -modfile=go135.mod -tags v135 . >"$out/v135.json"
 cd ../..
 python3 -m podgroup_plan.loading.known_fields_gen "$out"/v135.json "$out"/v136.json "$out"/v137.json \
   >podgroup_plan/loading/known_fields_v1_37.py
+python3 -m podgroup_plan.loading.known_fields_gen --checks >podgroup_plan/loading/known_fields_checks_v1_37.py.new
+mv podgroup_plan/loading/known_fields_checks_v1_37.py.new podgroup_plan/loading/known_fields_checks_v1_37.py
