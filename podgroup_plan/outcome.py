@@ -333,6 +333,10 @@ class Recorder:
     def _notes(self, frameworks, pods, groups) -> list[str]:
         notes: set[str] = set(self.cluster.expansion_notes) | set(self.cluster.admission_notes)
         notes |= set(self.cluster.input_notes)
+        if self.hierarchy is not None:
+            for (ns, name), rule in self.hierarchy.broken.items():
+                notes.add(f"CompositePodGroup tree {ns}/{name} breaks a KEP-6012 rule, {rule}; "
+                          "kube-scheduler v1.37 schedules it all the same, and so does the plan")
         tas = gate_enabled(self.gates, "TopologyAwareWorkloadScheduling")
         for g in self.cluster.pod_groups:
             if g.key not in self.group_outcome:

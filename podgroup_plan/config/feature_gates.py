@@ -78,12 +78,13 @@ V1_37_GATES: Mapping[str, GateSpec] = {
 # Switches that are no kube-scheduler v1.37.0 gate, on by default and reported only when off:
 # * WorkloadAwarePreemption, the planner's own (v1.37.0 behaves as if it were on);
 # * WorkloadWithJob, kube-controller-manager's gate (KEP-5547, alpha and off in v1.37.0) that
-#   controller expansion reads: on so that Jobs are planned as a cluster using KEP-5547 runs
-#   them (docs/controllers.md). It is not a scheduler gate, so contract.md's `featureGates`
-#   (gates unlike kube-scheduler's) names it only when a user turns it off.
+#   controller expansion reads: on by the planner's default so that Jobs are planned as a cluster
+#   using KEP-5547 runs them (docs/controllers.md). Its v1.37.0 default is off, so contract.md's
+#   `featureGates` (values unlike v1.37.0's defaults) lists it as true with the planner's
+#   defaults, like the scheduler gates the planner turns on.
 PLANNER_SWITCHES: Mapping[str, GateSpec] = {
     WORKLOAD_AWARE_PREEMPTION: GateSpec(WORKLOAD_AWARE_PREEMPTION, "planner", True, modelled=True),
-    WORKLOAD_WITH_JOB: GateSpec(WORKLOAD_WITH_JOB, "kube-controller-manager", True, modelled=True),
+    WORKLOAD_WITH_JOB: GateSpec(WORKLOAD_WITH_JOB, "kube-controller-manager", False, modelled=True),
 }
 
 # The planner's defaults where they differ from v1.37.0's (contract.md).
@@ -92,6 +93,7 @@ PLANNER_DEFAULTS: Mapping[str, bool] = {
     GENERIC_WORKLOAD: True,
     POD_GROUP_PREEMPTION_POLICY: True,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING: True,
+    WORKLOAD_WITH_JOB: True,
 }
 
 _KNOWN: Mapping[str, GateSpec] = {**V1_37_GATES, **PLANNER_SWITCHES}

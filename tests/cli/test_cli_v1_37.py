@@ -55,7 +55,8 @@ def test_a_pasted_flag_line_plans_and_says_what_it_did_not_model():
     # TopologyAwareWorkloadScheduling=false and NodeDeclaredFeatures=true are v1.37.0's
     # defaults: not listed; a gate not modelled but set away from its default is
     assert doc["featureGates"] == {"CompositePodGroup": True, "DRAWorkloadResourceClaims": True,
-                                   "GenericWorkload": True, "PodGroupPreemptionPolicy": True}
+                                   "GenericWorkload": True, "PodGroupPreemptionPolicy": True,
+                                   "WorkloadWithJob": True}
     assert ("feature gates accepted but not modelled (they change nothing in this plan): "
             "ContextualLogging=true, DRAWorkloadResourceClaims=true, NodeDeclaredFeatures=true") in doc["notes"]
 
@@ -70,8 +71,8 @@ def test_a_locked_gate_set_away_from_its_default_exits_2():
 def test_the_table_header_names_the_planners_gate_defaults():
     result = run("simulate", MANIFESTS, "-o", "table")
     assert ("feature gates that differ from kube-scheduler v1.37.0's defaults: CompositePodGroup=true, GenericWorkload=true, "
-            "PodGroupPreemptionPolicy=true, TopologyAwareWorkloadScheduling=true") in " ".join(result.stdout.split())
+            "PodGroupPreemptionPolicy=true, TopologyAwareWorkloadScheduling=true, WorkloadWithJob=true") in " ".join(result.stdout.split())
     upstream = run("simulate", MANIFESTS, "-o", "markdown", "--feature-gates",
                    "CompositePodGroup=false,PodGroupPreemptionPolicy=false,TopologyAwareWorkloadScheduling=false,"
-                   "GenericWorkload=false")
+                   "GenericWorkload=false,WorkloadWithJob=false")
     assert "feature gates that differ" not in upstream.stdout

@@ -88,7 +88,7 @@ def test_planner_defaults_are_reported_as_differing_from_upstream():
     gates = resolve_feature_gates(None)
     assert gates.differing_from_upstream() == {
         "CompositePodGroup": True, "GenericWorkload": True, "PodGroupPreemptionPolicy": True,
-        "TopologyAwareWorkloadScheduling": True}
+        "TopologyAwareWorkloadScheduling": True, "WorkloadWithJob": True}
     assert gates.not_modelled() == {}
 
 

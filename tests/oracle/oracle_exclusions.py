@@ -84,11 +84,11 @@ README section that declares the deviation; anything not covered here is a misma
    node (`shared_bound_host_port`) is rejected (hypothesis `assume`). The strict-xfail
    scenarios `oracle-shared-host-port-freed-by-*` keep upstream's answer on record.
 
-15. Invalid CompositePodGroup trees (README, "Deviations from kube-scheduler": "An `Invalid`
-   CompositePodGroup tree is not scheduled"). Beside the planner, kube-scheduler v1.37.2
-   scheduled a tree deeper than 4 levels and a tree of two Workloads, which the planner holds
-   as `Invalid`. `tree_cases` never generates such trees (at most 3 levels, one Workload, no
-   cycle), so no generated case meets this deviation.
+15. CompositePodGroup trees with a cycle (README, "Deviations from kube-scheduler"): the planner
+   holds them `Invalid`, v1.37 writes nothing for them. A tree deeper than 4 levels or of two
+   Workloads is scheduled as kube-scheduler v1.37.2 schedules it (the planner follows it since
+   issue 26, naming the broken rule in `notes`), so it is no deviation. `tree_cases` never
+   generates a cycle (nor more than 3 levels or two Workloads), so no generated case meets this.
 
 6. v1.37.2 against v1.37.0 (the planner mirrors v1.37.0). The patch releases' CHANGELOG entries
    for kube-scheduler between v1.37.0 and v1.37.2 are listed in `PATCH_RELEASE_CHANGES`; a case
@@ -132,9 +132,11 @@ def upstream_default_gates() -> dict[str, bool]:
     group gates."""
     from podgroup_plan.config.configuration import resolve_feature_gates
     from podgroup_plan.config.feature_gates import PLANNER_DEFAULTS, V1_37_GATES
+    from podgroup_plan.config.feature_gates import PLANNER_SWITCHES
     gates = dict(resolve_feature_gates(None))
     for name in PLANNER_DEFAULTS:
-        gates[name] = V1_37_GATES[name].default
+        if name not in PLANNER_SWITCHES:  # the planner's own switches stay at its defaults
+            gates[name] = V1_37_GATES[name].default
     return gates
 
 

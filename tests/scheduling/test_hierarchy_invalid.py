@@ -35,20 +35,18 @@ def test_two_levels_children_in_creation_order_then_name():
     assert roots(trees)[0].height() == 2
 
 
-def test_depth_four_is_allowed_five_is_invalid():
+def test_depth_four_is_allowed_five_breaks_the_rule_and_is_scheduled():
     ok = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a")], [pg("leaf", "b")])
-    assert roots(ok)[0].height() == 4 and not ok.invalid
+    assert roots(ok)[0].height() == 4 and not ok.invalid and not ok.broken
     deep = build_trees([cpg("r"), cpg("a", "r"), cpg("b", "a"), cpg("c", "b")], [pg("leaf", "c")])
-    assert roots(deep) == [] and deep.invalid_leaves == {("ns", "leaf")}
-    msg = "invalid CompositePodGroup hierarchy: depth 5 exceeds 4 (WorkloadMaxTreeDepth): ns/r -> ns/a -> ns/b -> ns/c -> ns/leaf"
-    assert deep.invalid == {k: msg for k in [("ns", "r"), ("ns", "a"), ("ns", "b"), ("ns", "c")]}
+    assert [r.key for r in roots(deep)] == [("ns", "r")] and not deep.invalid and not deep.invalid_leaves
+    assert deep.broken == {("ns", "r"): "depth 5 exceeds 4 (WorkloadMaxTreeDepth): ns/r -> ns/a -> ns/b -> ns/c -> ns/leaf"}
 
 
-def test_objects_of_two_workloads_are_invalid():
+def test_objects_of_two_workloads_break_the_rule_and_are_scheduled():
     trees = build_trees([cpg("r"), cpg("a", "r", workload="other")], [pg("leaf", "a")])
-    msg = trees.invalid[("ns", "r")]
-    assert msg == "invalid CompositePodGroup hierarchy: objects of more than one Workload (job: ns/r, ns/leaf; other: ns/a)"
-    assert trees.invalid[("ns", "a")] == msg and roots(trees) == []
+    assert trees.broken == {("ns", "r"): "objects of more than one Workload (job: ns/r, ns/leaf; other: ns/a)"}
+    assert not trees.invalid and [r.key for r in roots(trees)] == [("ns", "r")]
 
 
 def test_a_cycle_is_reported_with_its_path_for_every_member_and_what_hangs_below():
