@@ -27,7 +27,7 @@ class FakeEngine:
     error: Exception | None = None
     manifest_config: dict | None = field(default_factory=lambda: {"kind": "KubeSchedulerConfiguration"})
 
-    def load(self, paths, config_files, feature_gates, manifest_config_used=True):
+    def load(self, paths, config_files, feature_gates, manifest_config_used=True, validate="strict"):
         from podgroup_plan.model.objects import ClusterInput
 
         self.calls.append(("load", list(paths), list(config_files), feature_gates))

@@ -109,7 +109,7 @@ def test_diff_loads_both_configs(runner, monkeypatch, engine):
     from podgroup_plan.model.objects import ClusterInput
 
     monkeypatch.setattr(inputs, "load", REAL_LOAD)
-    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
+    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     loaded = []
 
     def load_scheduler_config(path):
@@ -132,7 +132,7 @@ def loader(monkeypatch):
     from podgroup_plan import loading
     from podgroup_plan.model.objects import ClusterInput
 
-    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)), raising=False)
+    monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)
     monkeypatch.setattr(loading, "load_scheduler_config", lambda path: {"kind": "KubeSchedulerConfiguration"}, raising=False)
     monkeypatch.setattr(planning, "check_config", lambda cluster, config, gates, config_file=None: None)
@@ -149,7 +149,7 @@ def test_validate_invalid_input_exits_2_with_every_problem(runner, loader, monke
     problems = [Problem(file="m/a.yaml", line=3, message="unknown field"),
                 Problem(file="m/b.yaml", line=9, message="minCount must be at least 1")]
 
-    def bad(paths, stdin_text=None):
+    def bad(paths, stdin_text=None, **kw):
         raise InputError(problems)
 
     monkeypatch.setattr(loader, "load_input", bad)

@@ -53,7 +53,7 @@ def test_choices_are_case_insensitive(runner, monkeypatch):
     from podgroup_plan.cli import emit, inputs
 
     seen = {}
-    monkeypatch.setattr(inputs, "load", lambda *a: (_ for _ in ()).throw(SystemExit(0)))
+    monkeypatch.setattr(inputs, "load", lambda *a, **k: (_ for _ in ()).throw(SystemExit(0)))
     monkeypatch.setattr(emit, "emit", lambda *a, **k: seen.setdefault("args", a))
     result = run(runner, "simulate", "x", "-o", "JSON", "--pods", "All", "--fail-on", "Waiting")
     assert result.exit_code == 0  # parsed without a usage error (then stopped before loading)

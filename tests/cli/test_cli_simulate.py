@@ -191,7 +191,7 @@ def test_input_errors_list_every_problem_and_exit_2(runner, engine, monkeypatch)
         Problem(file="a.yaml", document=2, message="expected a mapping"),
     ]
 
-    def bad_load(*args):
+    def bad_load(*args, **kwargs):
         raise InputError(problems)
 
     monkeypatch.setattr(inputs, "load", bad_load)
@@ -225,7 +225,7 @@ def test_all_problems_from_input_config_and_gates_together(runner, monkeypatch):
     """Manifests, --scheduler-config and --feature-gates are all checked before giving up."""
     from podgroup_plan import loading
 
-    def load_input(paths, stdin_text=None):
+    def load_input(paths, stdin_text=None, **kw):
         raise InputError([Problem(file="m.yaml", line=1, message="bad manifest")])
 
     def load_scheduler_config(path):
@@ -251,7 +251,7 @@ def test_dash_reads_standard_input(runner, monkeypatch, engine):
 
     seen = {}
 
-    def load_input(paths, stdin_text=None):
+    def load_input(paths, stdin_text=None, **kw):
         seen.update(paths=paths, stdin=stdin_text)
         return ClusterInput(nodes=(ONE_NODE,))
 
@@ -268,7 +268,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
     from podgroup_plan.model.objects import ClusterInput
 
     seen = []
-    monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None: ClusterInput(nodes=(ONE_NODE,)),
+    monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)),
                         raising=False)
     monkeypatch.setattr(plan_module, "plan", lambda c, s, g, progress=None, **kw:
                         seen.append(progress) or sample_plans.feasible())
