@@ -90,7 +90,11 @@ def containers(draw, with_gpu: bool) -> dict:
             amounts["ephemeral-storage"] = draw(st.sampled_from(["1Gi", "20Gi"]))
         if draw(st.integers(0, 3)) == 0:
             amounts.pop(draw(st.sampled_from(["cpu", "memory"])))
-        return {"limits": amounts} if kind == "limits-only" else {"requests": amounts}
+        if kind == "limits-only":
+            return {"limits": amounts}
+        # an extended resource needs a limit equal to its request (the API server's
+        # validateResourceRequirements: not overcommitable); no draw, so cases stay the same
+        return {"requests": amounts, **({"limits": {GPU: amounts[GPU]}} if GPU in amounts else {})}
 
     main = []
     for j in range(draw(st.integers(1, 2))):
