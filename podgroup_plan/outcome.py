@@ -24,6 +24,7 @@ from podgroup_plan.result import (
     INVALID,
     PREEMPTED,
     SCHEDULED,
+    SUSPENDED,
     UNSCHEDULABLE,
     WAITING,
     CompositePodGroupResult,
@@ -266,8 +267,14 @@ class Recorder:
             status = UNSCHEDULABLE
         elif group.key in self.ignored_groups:
             status = IGNORED
+        elif group.key in self.cluster.suspended_groups and not pending and not placed:
+            status = SUSPENDED  # a suspended Job (or one with nothing to run): nothing to schedule
         elif group.key in self.waiting_groups or pending:
             status = WAITING
+        elif evicted is not None:
+            # Partly preempted and nothing pending: kube-scheduler writes nothing on the group, so
+            # it keeps the status it had (running); its evicted pods are Preempted.
+            status = SCHEDULED
         else:
             # Never tried and nothing pending: scheduled if its running members meet minCount.
             status = SCHEDULED if placed >= required_count(group) else WAITING

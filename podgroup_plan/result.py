@@ -20,6 +20,9 @@ UNSCHEDULABLE = "Unschedulable"
 WAITING = "Waiting"
 PREEMPTED = "Preempted"
 IGNORED = "Ignored"
+# A PodGroup of a suspended Job, or of a Job with nothing to run: its controller creates no pods,
+# so kube-scheduler has nothing of it to schedule (the planner's word; v1.37.0 writes nothing).
+SUSPENDED = "Suspended"
 INVALID = "Invalid"
 
 # reasons

@@ -10,6 +10,7 @@ from podgroup_plan.cli import emit, inputs, planning
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import collect, guard, input_errors
 from podgroup_plan.cli.options import (
+    AdmitSuspendedOpt,
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
@@ -37,6 +38,7 @@ def diff(
     feature_gates: FeatureGatesOpt = None,
     validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
+    admit_suspended: AdmitSuspendedOpt = False,
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(FORMATS, "a diff output format"),
         metavar=metavar(FORMATS),
@@ -55,7 +57,7 @@ def diff(
             cluster, (conf_a, conf_b), gates = inputs.load(paths, [config_a, config_b],
                                                            feature_gates, manifest_config_used=False,
                                                            validate=validate)
-            cluster = inputs.expansion(cluster, no_expand)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else inputs.without_config(cluster)
             if cluster.scheduler_config is not None:

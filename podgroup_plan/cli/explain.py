@@ -9,6 +9,7 @@ from podgroup_plan.cli import emit, inputs
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
+    AdmitSuspendedOpt,
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
@@ -48,6 +49,7 @@ def explain(
     feature_gates: FeatureGatesOpt = None,
     validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
+    admit_suspended: AdmitSuspendedOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain why one pod, PodGroup or CompositePodGroup ended as it did.
@@ -66,7 +68,7 @@ def explain(
                                                "and --composite-pod-group")])
             target = explaining.parse_target(*chosen[0])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
-            cluster = inputs.expansion(cluster, no_expand)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
             source = inputs.config_source(scheduler_config)
             document = inputs.naming(scheduler_config, lambda: explaining.explain(
                 cluster, target, scheduler_config=config, feature_gates=gates,

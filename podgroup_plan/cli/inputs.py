@@ -131,8 +131,18 @@ def parse_gates(text: str | None) -> dict[str, bool] | None:
     return parse_feature_gates(text)
 
 
-def expansion(cluster: ClusterInput, no_expand: bool) -> ClusterInput:
-    """`--no-expand`: the controllers are dropped before the plan (a note says so)."""
+def expansion(cluster: ClusterInput, no_expand: bool, admit_suspended: bool = False) -> ClusterInput:
+    """`--no-expand`: the controllers are dropped before the plan (a note says so).
+    `--admit-suspended`: every suspended Job and JobSet is planned as if admitted (Kueue's
+    question: would it fit once admitted?), i.e. with `spec.suspend: false`."""
+    if admit_suspended and cluster.controllers is not None:
+        found = cluster.controllers
+        jobs = tuple(dataclasses.replace(j, suspend=False) if j.suspend else j for j in found.jobs)
+        job_sets = tuple(dataclasses.replace(j, suspend=False) if j.suspend else j for j in found.job_sets)
+        job_sets = tuple(dataclasses.replace(js, replicated_jobs=tuple(
+            dataclasses.replace(rj, job=dataclasses.replace(rj.job, suspend=False)) for rj in js.replicated_jobs))
+            for js in job_sets)
+        cluster = dataclasses.replace(cluster, controllers=dataclasses.replace(found, jobs=jobs, job_sets=job_sets))
     if not no_expand:
         return cluster
     from podgroup_plan.controllers import without_expansion

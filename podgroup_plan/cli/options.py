@@ -53,6 +53,10 @@ SchedulerConfigOpt = Annotated[Optional[Path], typer.Option(
 FeatureGatesOpt = Annotated[Optional[str], typer.Option(
     "--feature-gates", metavar="NAME=BOOL,...",
     help="kube-scheduler feature gates, e.g. TopologyAwareWorkloadScheduling=false.")]
+AdmitSuspendedOpt = Annotated[bool, typer.Option(
+    "--admit-suspended",
+    help="Plan suspended Jobs and JobSets as if admitted (Kueue creates every Job suspended): "
+         "would they fit once admitted?")]
 NoExpandOpt = Annotated[bool, typer.Option(
     "--no-expand",
     help="Do not expand Jobs, JobSets, Deployments, ReplicaSets and StatefulSets into the pods "

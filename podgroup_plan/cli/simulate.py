@@ -12,6 +12,7 @@ from podgroup_plan.cli.fail_on import FAIL_ON, fail_conditions
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.header import configuration_label
 from podgroup_plan.cli.options import (
+    AdmitSuspendedOpt,
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
@@ -58,6 +59,7 @@ def simulate(
     drain: changes.DrainOpt = None,
     fail: changes.FailOpt = None,
     add_node: changes.AddNodeOpt = None,
+    admit_suspended: AdmitSuspendedOpt = False,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
@@ -67,7 +69,7 @@ def simulate(
             inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
-            cluster = inputs.expansion(cluster, no_expand)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(
                 cluster, config, gates, config_file=scheduler_config))
             result = changes.noted(result, applied)

@@ -36,6 +36,8 @@ class Creation:
     workloads: list[Workload] = field(default_factory=list)
     spread_selectors: list[SpreadSelector] = field(default_factory=list)
     notes: set[str] = field(default_factory=set)
+    # PodGroups of Jobs that create no pods (job.py): reported Suspended, not Waiting
+    suspended_groups: set[tuple[str, str]] = field(default_factory=set)
     # (namespace, kind, name) -> (kind, name) of its controlling owner
     owner_parents: dict[tuple[str, str, str], tuple[str, str]] = field(default_factory=dict)
     _owned: dict[tuple[str, str, str], list[Pod]] = field(default_factory=dict)

@@ -69,6 +69,7 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
                                       key=lambda s: (s.namespace, s.name, s.kind))),
         owner_parents={**cluster.owner_parents, **ctx.owner_parents},
         expansion_notes=tuple(sorted(set(cluster.expansion_notes) | ctx.notes)),
+        suspended_groups=frozenset(cluster.suspended_groups | ctx.suspended_groups),
     )
 
 

@@ -51,7 +51,11 @@ def expand_job(job: Job, ctx: Creation) -> None:
     if group == REFUSED:
         return
     if job.suspend:
-        ctx.notes.add(f"Job {job.namespace}/{job.name} is suspended: its controller creates no pods")
+        # Kueue creates every Job suspended; --admit-suspended plans them as if admitted
+        ctx.notes.add(f"Job {job.namespace}/{job.name} is suspended: its controller creates no pods "
+                      "(--admit-suspended plans it as if admitted)")
+        if group is not None and not existing:
+            ctx.suspended_groups.add((job.namespace, group))
         return
     labels = dict(job.template.labels)
     if not job.manual_selector:  # the apiserver's generateSelector
@@ -73,6 +77,15 @@ def expand_job(job: Job, ctx: Creation) -> None:
     else:
         for n in range(_pods_to_create(job, len(existing))):
             create(f"{job.name}-", str(n), labels)
+    if not existing and group is not None and _nothing_to_run(job):
+        ctx.notes.add(f"Job {job.namespace}/{job.name} has nothing to run (parallelism "
+                      f"{job.parallelism}, completions {job.completions}): its controller creates no pods")
+        ctx.suspended_groups.add((job.namespace, group))
+
+
+def _nothing_to_run(job: Job) -> bool:
+    """`parallelism: 0` or `completions: 0`: manageJob wants no active pod."""
+    return job.parallelism <= 0 or job.completions == 0
 
 
 def _pods_to_create(job: Job, active: int) -> int:

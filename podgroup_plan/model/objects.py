@@ -363,5 +363,7 @@ class ClusterInput:
     # Pods read in a finished phase ({"Succeeded": 3, "Failed": 1}): not planned (kube-scheduler's
     # informer drops them), counted by `validate`.
     finished_pods: Mapping[str, int] = field(default_factory=dict)
+    # PodGroups made for Jobs that create no pods (suspended, or nothing to run): `Suspended`.
+    suspended_groups: frozenset[tuple[str, str]] = frozenset()
     # What loading let pass with a warning (unknown fields under --validate=warn), for the notes.
     input_notes: tuple[str, ...] = ()

@@ -20,7 +20,7 @@ from podgroup_plan.result import (
 )
 
 # Order in which non-scheduled statuses are listed in a headline.
-_OTHER_STATUSES = ("Unschedulable", "Waiting", "Invalid", "Preempted", "Ignored")
+_OTHER_STATUSES = ("Unschedulable", "Waiting", "Invalid", "Preempted", "Ignored", "Suspended")
 
 DASH = "—"
 
