@@ -30,7 +30,10 @@ from podgroup_plan.result import (
 UNSCHEDULABLE_CONDITION = "unschedulable"
 WAITING_CONDITION = "waiting"
 PREEMPTION_CONDITION = "preemption"
-CONDITIONS = (UNSCHEDULABLE_CONDITION, WAITING_CONDITION, PREEMPTION_CONDITION)
+# pods bound to nodes the input does not hold (PlanResult.missing_node_pods): the snapshot is
+# incomplete, so a green plan may be wrong
+INCOMPLETE_CONDITION = "incomplete"
+CONDITIONS = (UNSCHEDULABLE_CONDITION, WAITING_CONDITION, PREEMPTION_CONDITION, INCOMPLETE_CONDITION)
 
 
 def pod_conditions(pod: PodResult) -> list[str]:
@@ -78,6 +81,11 @@ def held(result: PlanResult, wanted: Iterable[str]) -> list[str]:
                          + (f"; by owner: {', '.join(owners)}" if owners else ""))
     if PREEMPTION_CONDITION in wanted and evicted(result):
         lines.append(f"{PREEMPTION_CONDITION}: the plan evicts {plural(len(evicted(result)), 'pod')}")
+    if INCOMPLETE_CONDITION in wanted and result.missing_node_pods:
+        nodes = sorted({n for _, _, n in result.missing_node_pods})
+        lines.append(f"{INCOMPLETE_CONDITION}: {plural(len(result.missing_node_pods), 'pod')} bound to "
+                     f"{plural(len(nodes), 'node')} not in the input ({', '.join(nodes[:5])}"
+                     + (", ..." if len(nodes) > 5 else "") + ")")
     return lines
 
 

@@ -214,6 +214,7 @@ class Recorder:
             feature_gates=self.gates.differing_from_upstream(),
             group_parents={g.key: g.parent for g in self.cluster.pod_groups if g.parent},
             usage=self._usage(),
+            missing_node_pods=self._missing_node_pods(),
         )
 
     def _usage(self) -> NodeUsage:
@@ -230,12 +231,21 @@ class Recorder:
                                     (requested, count), (state.requested, state.pod_count), keys,
                                     pods_after=state.pods_on_node)
 
+    def _missing_node_pods(self) -> tuple[tuple[str, str, str], ...]:
+        """Pods bound to a node the input does not hold: kube-scheduler's cache never sees them
+        on a node (NodeInfo exists only for Nodes it was told about), so they take nothing."""
+        known = self.state.node_index
+        return tuple(sorted((p.namespace, p.name, p.node_name) for p in self.cluster.pods
+                            if p.node_name and p.node_name not in known and p.phase not in ("Succeeded", "Failed")))
+
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
         """(placed, pending) member pods per group after the plan, in one pass over the pods."""
         counts: dict[tuple[str, str], list[int]] = {}
         for pod in self.cluster.pods:
             if pod.pod_group is None or pod.phase in ("Succeeded", "Failed"):
                 continue
+            if pod.key in self.victims:
+                continue  # evicted by the plan: Preempted, neither running nor pending work
             c = counts.setdefault((pod.namespace, pod.pod_group), [0, 0])
             c[0 if self.state.node_of(pod) is not None else 1] += 1
         return {k: (v[0], v[1]) for k, v in counts.items()}
@@ -340,6 +350,16 @@ class Recorder:
     def _notes(self, frameworks, pods, groups) -> list[str]:
         notes: set[str] = set(self.cluster.expansion_notes) | set(self.cluster.admission_notes)
         notes |= set(self.cluster.input_notes)
+        missing = self._missing_node_pods()
+        if missing:
+            by_node: dict[str, list[str]] = {}
+            for ns, name, node in missing:
+                by_node.setdefault(node, []).append(f"{ns}/{name}")
+            shown = "; ".join(f"{node}: {', '.join(pods[:5])}" + (f" and {len(pods) - 5} more" if len(pods) > 5 else "")
+                              for node, pods in sorted(by_node.items())[:10])
+            more = f"; and {len(by_node) - 10} more nodes" if len(by_node) > 10 else ""
+            notes.add(f"{len(missing)} pod(s) bound to {len(by_node)} node(s) not in the input, not planned and "
+                      f"their requests not counted (an incomplete snapshot?): {shown}{more}")
         if self.hierarchy is not None:
             for (ns, name), rule in self.hierarchy.broken.items():
                 notes.add(f"CompositePodGroup tree {ns}/{name} breaks a KEP-6012 rule, {rule}; "

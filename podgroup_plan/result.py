@@ -307,6 +307,10 @@ class PlanResult:
     # Gates whose value in this plan differs from kube-scheduler v1.37.0's default (contract.md),
     # sorted by name.
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    # (namespace, name, node) of the pods bound to a node the input does not hold (an incomplete
+    # snapshot): not planned, their requests counted nowhere; named in `notes`, and what
+    # `--fail-on incomplete` fails on. Not a key of the JSON document (the note is).
+    missing_node_pods: tuple[tuple[str, str, str], ...] = ()
     # (namespace, name) of a PodGroup with a parent -> its parentCompositePodGroupName, so the
     # table can draw CompositePodGroup trees down to the leaves. Not part of the JSON document.
     group_parents: Mapping[tuple[str, str], str] = field(default_factory=dict)

@@ -44,7 +44,8 @@ def simulate(
         "--fail-on", callback=words_of(FAIL_ON, "a --fail-on condition"), show_default=False,
         metavar=metavar(FAIL_ON),
         help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
-             "or evicts a pod. Repeatable.")] = None,
+             "or evicts a pod, or when pods are bound to nodes not in the input (incomplete). "
+             "Repeatable.")] = None,
     pods: Annotated[str, typer.Option(
         "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
