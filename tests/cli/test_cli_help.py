@@ -29,7 +29,7 @@ def test_simulate_help_lists_the_choices(runner):
      "markdown, junit or html"),
     (["simulate", "x", "--fail-on", "bogus"],
      "Invalid value for '--fail-on': 'bogus' is not a --fail-on condition; use unschedulable, "
-     "waiting or preemption"),
+     "waiting, preemption or incomplete"),
     (["simulate", "x", "--pods", "some"],
      "Invalid value for '--pods': 'some' is not a choice of pods; use pending or all"),
     (["diff", "x", "--config-b", "b.yaml", "-o", "yaml"],

@@ -325,7 +325,8 @@ def test_bad_jobs_are_bad_input_with_their_line(tmp_path, spec, line, message):
 
 def test_suspended_job_is_named_in_a_note(tmp_path):
     ci = expand(load(tmp_path, job(spec="parallelism: 2\n  suspend: true")), GATES)
-    assert "Job ml/train is suspended: its controller creates no pods" in ci.expansion_notes
+    assert ("Job ml/train is suspended: its controller creates no pods (--admit-suspended plans it "
+            "as if admitted)") in ci.expansion_notes
 
 
 def test_template_naming_a_missing_priority_class_is_bad_input(tmp_path):
