@@ -107,34 +107,52 @@ def _text(raw: Any) -> str:
 
 def resource_requirement_issues(doc: Document, at: Path, resources: dict, limits_only: bool = False) -> Iterator[Issue]:
     """validateResourceRequirements with ValidateContainerResourceName, after defaulting
-    (SetDefaults_Container copies a limit into a request left unset, so a limit alone is fine)."""
+    (SetDefaults_Container copies a limit into a request left unset, so a limit alone is fine).
+    The pods of a dump share a few resource shapes: the answer is remembered per shape."""
     limits = resources.get("limits") or {}
-    requests = {} if limits_only else dict(resources.get("requests") or {})
+    requests = {} if limits_only else (resources.get("requests") or {})
+    try:
+        key = (tuple(limits.items()), tuple(requests.items()))
+        found = _RESOURCE_ANSWERS.get(key)
+    except TypeError:  # a value that is no string or number: the schema said so already
+        key, found = None, None
+    if found is None:
+        found = tuple(_resource_problems(limits, requests))
+        if key is not None and len(_RESOURCE_ANSWERS) < 4096:
+            _RESOURCE_ANSWERS[key] = found
+    for rel, message in found:
+        yield Issue(doc, at + rel, message)
+
+
+_RESOURCE_ANSWERS: dict[tuple, tuple[tuple[Path, str], ...]] = {}
+
+
+def _resource_problems(limits: dict, requests: dict) -> Iterator[tuple[Path, str]]:
     for name, raw in limits.items():
-        path = at + ("limits", name)
+        path = ("limits", name)
         for m in container_resource_name_errors(name):
-            yield Issue(doc, path, m)
+            yield path, m
         q = _quantity(raw)
         if q is not None and _is_integer(name) and to_milli(q) % 1000:
-            yield Issue(doc, path, invalid(_text(raw), "must be an integer"))
+            yield path, invalid(_text(raw), "must be an integer")
     for name, raw in requests.items():
-        path = at + ("requests", name)
+        path = ("requests", name)
         for m in container_resource_name_errors(name):
-            yield Issue(doc, path, m)
+            yield path, m
         q = _quantity(raw)
         if q is None:
             continue
         if _is_integer(name) and to_milli(q) % 1000:  # MilliValue()%1000 != 0
-            yield Issue(doc, path, invalid(_text(raw), "must be an integer"))
+            yield path, invalid(_text(raw), "must be an integer")
         if name in limits:
             limit = _quantity(limits[name])
             if limit is None:
                 continue
             # (a request above the limit of an overcommitable resource: decode_pods.py says so)
             if q != limit and not _is_overcommit_allowed(name):
-                yield Issue(doc, at + ("requests",), invalid(_text(raw), f"must be equal to {name} limit of {_text(limits[name])}"))
+                yield ("requests",), invalid(_text(raw), f"must be equal to {name} limit of {_text(limits[name])}")
         elif not _is_overcommit_allowed(name):
-            yield Issue(doc, at + ("limits",), required("Limit must be set for non overcommitable resources"))
+            yield ("limits",), required("Limit must be set for non overcommitable resources")
 
 
 def _label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
@@ -148,23 +166,41 @@ def _label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
 
 
 def _toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
-    """ValidateTolerations, the rules the schema does not state."""
+    """ValidateTolerations, the rules the schema does not state (remembered per list: the pods
+    of a dump share their tolerations)."""
+    try:
+        key = tuple(tuple(t.items()) if isinstance(t, dict) else t for t in tolerations)
+        found = _TOLERATION_ANSWERS.get(key)
+    except TypeError:
+        key, found = None, None
+    if found is None:
+        found = tuple(_toleration_problems(tolerations))
+        if key is not None and len(_TOLERATION_ANSWERS) < 4096:
+            _TOLERATION_ANSWERS[key] = found
+    for rel, message in found:
+        yield Issue(doc, at + rel, message)
+
+
+_TOLERATION_ANSWERS: dict[tuple, tuple[tuple[Path, str], ...]] = {}
+
+
+def _toleration_problems(tolerations: list) -> Iterator[tuple[Path, str]]:
     for i, t in enumerate(tolerations):
         if not isinstance(t, dict):
             continue
-        path = at + (i,)
+        path = (i,)
         key = t.get("key") or ""
         effect = t.get("effect") or ""
         operator = t.get("operator") or ""
         if key:
             for m in label_name_errors(key):
-                yield Issue(doc, path + ("key",), m)
+                yield path + ("key",), m
         if t.get("tolerationSeconds") is not None and effect != "NoExecute":
-            yield Issue(doc, path + ("effect",), invalid(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+            yield path + ("effect",), invalid(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set")
         if operator in ("Equal", ""):
             errs = is_label_value(t.get("value") or "")
             if errs:
-                yield Issue(doc, path + ("operator",), invalid(t.get("value") or "", ";".join(errs)))
+                yield path + ("operator",), invalid(t.get("value") or "", ";".join(errs))
 
 
 def _requirement_issues(doc: Document, at: Path, rq: dict, check_values: bool) -> Iterator[Issue]:
