@@ -77,8 +77,11 @@ def _pod(name: str, created: int, requests: dict, priority: int = 0, node: str |
          group: str | None = None, labels: dict | None = None, node_selector: dict | None = None) -> dict:
     from benchmarks.generate import NAMESPACE, PAUSE_IMAGE, timestamp
 
-    spec: dict = {"containers": [{"name": "main", "image": PAUSE_IMAGE,
-                                  "resources": {"requests": requests}}]}
+    # an extended resource (nvidia.com/gpu) needs a limit equal to its request, as the API
+    # server requires (validateResourceRequirements: not overcommitable)
+    extended = {k: v for k, v in requests.items() if "/" in k and "kubernetes.io/" not in k}
+    resources: dict = {"requests": requests, **({"limits": extended} if extended else {})}
+    spec: dict = {"containers": [{"name": "main", "image": PAUSE_IMAGE, "resources": resources}]}
     if priority:
         spec["priority"] = priority
     if node is not None:
