@@ -10,6 +10,7 @@ from podgroup_plan.controllers.names import generate_name
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.model.objects import (
     ClusterInput,
+    CompositePodGroup,
     OwnerReference,
     Pod,
     PodGroup,
@@ -33,6 +34,7 @@ class Creation:
     gates: Mapping[str, bool]
     pods: list[Pod] = field(default_factory=list)
     pod_groups: list[PodGroup] = field(default_factory=list)
+    composite_pod_groups: list[CompositePodGroup] = field(default_factory=list)
     workloads: list[Workload] = field(default_factory=list)
     spread_selectors: list[SpreadSelector] = field(default_factory=list)
     notes: set[str] = field(default_factory=set)
@@ -102,6 +104,12 @@ class Creation:
     def add_pod_group(self, group: PodGroup) -> None:
         self.pod_groups.append(group)
         self._groups[group.key] = group
+
+    def add_composite_pod_group(self, group: CompositePodGroup) -> None:
+        self.composite_pod_groups.append(group)
+
+    def has_pod(self, namespace: str, name: str) -> bool:
+        return (namespace, name) in self._names
 
     def add_workload(self, workload: Workload) -> None:
         self.workloads.append(workload)

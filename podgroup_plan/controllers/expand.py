@@ -1,7 +1,8 @@
 """`expand()`: the input plus what its controllers would create, before the plan.
 
-Order follows ownership: JobSets make Jobs and Deployments make (or scale) ReplicaSets; then
-every Job and ReplicaSet makes the pods it lacks; StatefulSets make theirs. Objects are visited
+Order follows ownership: JobSets (and TrainJobs, as the JobSet they make), CronJobs and RayJobs
+make Jobs, Deployments make (or scale) ReplicaSets; then every Job and ReplicaSet makes the pods
+it lacks; StatefulSets make theirs; then the operators' objects (controllers/operators.py). Objects are visited
 in (namespace, name) order and names are drawn deterministically, so the result does not depend
 on how the input was split into files.
 """
@@ -13,6 +14,7 @@ from typing import Mapping
 from podgroup_plan.controllers.context import Creation
 from podgroup_plan.controllers.job import expand_job
 from podgroup_plan.controllers.job_set import jobs_of
+from podgroup_plan.controllers.operators import expand_operators, operator_jobs
 from podgroup_plan.controllers.replica_set import expand_replica_set, replica_set_of
 from podgroup_plan.controllers.stateful_set import expand_stateful_set
 from podgroup_plan.model.objects import ClusterInput
@@ -28,8 +30,10 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
 
     job_keys = {j.key for j in found.jobs}
     jobs = list(found.jobs)
-    for js in found.job_sets:
-        jobs += jobs_of(js, job_keys, ctx)
+    for js in (*found.job_sets, *found.train_jobs):
+        jobs += jobs_of(js, job_keys, ctx, found.gang_all)
+    made, ray_clusters = operator_jobs(found, cluster, ctx, job_keys | {j.key for j in jobs})
+    jobs += made
 
     deployments = {(d.namespace, d.name) for d in found.deployments}
     by_deployment: dict[tuple[str, str], list] = {}
@@ -56,6 +60,7 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
         expand_replica_set(rs, ctx)
     for sts in found.stateful_sets:
         expand_stateful_set(sts, ctx)
+    expand_operators(found, cluster, ctx, ray_clusters)
 
     def by_key(items):
         return tuple(sorted(items, key=lambda o: (o.namespace, o.name)))
@@ -64,6 +69,7 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
         cluster,
         pods=by_key(cluster.pods + tuple(ctx.pods)),
         pod_groups=by_key(cluster.pod_groups + tuple(ctx.pod_groups)),
+        composite_pod_groups=by_key(cluster.composite_pod_groups + tuple(ctx.composite_pod_groups)),
         workloads=by_key(cluster.workloads + tuple(ctx.workloads)),
         spread_selectors=tuple(sorted(cluster.spread_selectors + tuple(ctx.spread_selectors),
                                       key=lambda s: (s.namespace, s.name, s.kind))),
@@ -81,8 +87,21 @@ def without_expansion(cluster: ClusterInput) -> ClusterInput:
         return cluster
     counts = [(len(found.jobs), "Job"), (len(found.job_sets), "JobSet"),
               (len(found.deployments), "Deployment"), (len(found.replica_sets), "ReplicaSet"),
-              (len(found.stateful_sets), "StatefulSet")]
+              (len(found.stateful_sets), "StatefulSet"), (len(found.train_jobs), "TrainJob"),
+              (len(found.pytorch_jobs), "PyTorchJob"), (len(found.leader_worker_sets), "LeaderWorkerSet"),
+              (len(found.ray_clusters), "RayCluster"), (len(found.ray_jobs), "RayJob"),
+              (len(found.cron_jobs), "CronJob"), (len(found.daemon_sets), "DaemonSet")]
     kinds = ", ".join(f"{kind} ({n})" for n, kind in counts if n)
     note = f"expansion off (--no-expand): {kinds} not expanded into the pods their controllers would create"
     return replace(cluster, controllers=None,
                    expansion_notes=tuple(sorted(set(cluster.expansion_notes) | {note})))
+
+
+def with_gangs(cluster: ClusterInput) -> ClusterInput:
+    """`--gang`: every PyTorchJob, TrainJob, JobSet, LeaderWorkerSet, RayCluster, RayJob and
+    CronJob is planned as Workload + PodGroups (controllers/gang.py), unless its annotation
+    `podgroup-plan.io/gang: "false"` says otherwise."""
+    found = cluster.controllers
+    if found is None or found.gang_all:
+        return cluster
+    return replace(cluster, controllers=replace(found, gang_all=True))

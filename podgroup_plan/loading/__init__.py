@@ -279,7 +279,11 @@ def summarize(ci: ClusterInput) -> list[str]:
     found = ci.controllers
     if found is not None:  # expanded into pods by the plan (docs/controllers.md)
         counts += [("Job", len(found.jobs), ""), ("JobSet", len(found.job_sets), ""),
-                   ("Deployment", len(found.deployments), "")]
+                   ("Deployment", len(found.deployments), ""), ("TrainJob", len(found.train_jobs), ""),
+                   ("PyTorchJob", len(found.pytorch_jobs), ""),
+                   ("LeaderWorkerSet", len(found.leader_worker_sets), ""),
+                   ("RayCluster", len(found.ray_clusters), ""), ("RayJob", len(found.ray_jobs), ""),
+                   ("CronJob", len(found.cron_jobs), ""), ("DaemonSet", len(found.daemon_sets), "")]
     selectors = Counter(s.kind for s in ci.spread_selectors)
     counts += [(kind, selectors[kind], "") for kind in sorted(selectors)]
     counts.append((SCHEDULER_CONFIG_KIND, 1 if ci.scheduler_config is not None else 0, ""))

@@ -54,7 +54,8 @@ from podgroup_plan.model.objects import (
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace by the apiserver
 # Kinds whose controllers create pods (model/controllers.py). Their decoding and model load only
 # for an input that has one: importing them is start-up time of every run (issue 16).
-CONTROLLER_KINDS = ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet")
+CONTROLLER_KINDS = ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet", "TrainJob", "PyTorchJob",
+                    "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob", "DaemonSet")
 _NAMESPACE, _NAME = attrgetter("namespace"), attrgetter("name")  # sort keys: no lambda
 
 
@@ -112,6 +113,13 @@ class Decoded:
                 deployments=by_key(self.controllers["Deployment"]),
                 replica_sets=by_key(self.controllers["ReplicaSet"]),
                 stateful_sets=by_key(self.controllers["StatefulSet"]),
+                train_jobs=by_key(self.controllers["TrainJob"]),
+                pytorch_jobs=by_key(self.controllers["PyTorchJob"]),
+                leader_worker_sets=by_key(self.controllers["LeaderWorkerSet"]),
+                ray_clusters=by_key(self.controllers["RayCluster"]),
+                ray_jobs=by_key(self.controllers["RayJob"]),
+                cron_jobs=by_key(self.controllers["CronJob"]),
+                daemon_sets=by_key(self.controllers["DaemonSet"]),
             )
         return ClusterInput(
             nodes=tuple(sorted((n for _, n in self.nodes), key=_NAME)),
@@ -210,8 +218,7 @@ class Decoder:
         # controllers create from their templates.
         admitting = {target[i][1].namespace for target, i in self._unadmitted}
         admitting.update(doc.obj["metadata"].get("namespace") or "default"
-                         for kind in ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet")
-                         for doc in self._kept[kind])
+                         for kind in CONTROLLER_KINDS for doc in self._kept[kind])
         self.out.admission_notes.extend(unchecked_limit_notes(limit_ranges, admitting))
         for target, i in self._unadmitted:
             doc, pod = target[i]
@@ -245,10 +252,13 @@ class Decoder:
                     out.spread_selectors.append((doc, selector))
         if any(kept[kind] for kind in CONTROLLER_KINDS):
             from podgroup_plan.loading.decode_controllers import DECODERS
+            from podgroup_plan.loading.decode_operators import operator_decoders
 
+            decoders = {**DECODERS, **operator_decoders(
+                kept, lambda doc: _reporter(doc, self.issues))}
             for kind in CONTROLLER_KINDS:
                 for doc in kept[kind]:
-                    obj = DECODERS[kind](doc, priorities, _reporter(doc, self.issues), self._memo,
+                    obj = decoders[kind](doc, priorities, _reporter(doc, self.issues), self._memo,
                                          self._admission)
                     if obj is not None:
                         out.controllers[kind].append((doc, obj))

@@ -34,6 +34,7 @@ from podgroup_plan.model.controllers import (
     StatefulSet,
 )
 from podgroup_plan.model.objects import BASIC, GANG, OwnerReference, Pod
+from podgroup_plan.model.operators import GANG_ANNOTATION, NO_GANG, TOPOLOGY_ANNOTATION, GangRequest
 
 GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
 MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000  # pkg/apis/batch/validation: maxParallelismForIndexedJob
@@ -64,6 +65,23 @@ def decode_template(doc: Document, template: Mapping, namespace: str, path: tupl
         obj = admission.admit(obj, lambda p, m: report(path + p, m)) or obj
     pod_doc = Document(obj, doc.file, doc.document, doc.line, doc.items, doc.span)
     return decode_pod(pod_doc, priorities, lambda p, m: report(path + p, m), memo)
+
+
+GANG_VALUES = ("true", "single", "false")
+
+
+def gang_request(meta: Mapping, report: Report) -> GangRequest:
+    """The `podgroup-plan.io/gang` and `podgroup-plan.io/topology` annotations."""
+    annotations = meta.get("annotations") or {}
+    mode = annotations.get(GANG_ANNOTATION)
+    topology = annotations.get(TOPOLOGY_ANNOTATION) or None
+    if mode is None and topology is None:
+        return NO_GANG
+    if mode is not None and mode not in GANG_VALUES:
+        report(("metadata", "annotations", GANG_ANNOTATION),
+               f'unsupported value "{mode}"; supported values: "true", "single", "false"')
+        mode = None
+    return GangRequest(mode, topology)
 
 
 def controller_owner(meta: Mapping) -> OwnerReference | None:
@@ -288,6 +306,7 @@ def decode_job_set(doc: Document, priorities: PriorityTable, report: Report, mem
         suspend=bool(spec.get("suspend")),
         dns_hostnames=True if dns is None else dns,
         in_order_startup=((spec.get("startupPolicy") or {}).get("startupPolicyOrder") == "InOrder"),
+        gang=gang_request(meta, report),
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         source=source_of(doc),
     )

@@ -37,7 +37,8 @@ SchemaError = tuple[tuple, str]  # (JSON path, message)
 
 # Kinds without a namespace; every other kind the planner reads is namespaced ("default" when
 # metadata.namespace is absent, as kubectl assumes).
-CLUSTER_SCOPED = frozenset({"Node", "Namespace", "PriorityClass", "RuntimeClass", "KubeSchedulerConfiguration"})
+CLUSTER_SCOPED = frozenset({"Node", "Namespace", "PriorityClass", "RuntimeClass", "KubeSchedulerConfiguration",
+                            "ClusterTrainingRuntime"})
 
 
 def schema_dir() -> Path:

@@ -168,18 +168,24 @@ def check_input(
 MAX_CONTROLLER_PODS = 1_000_000
 
 
-def _pods_asked(kind: str, obj: Any) -> tuple[tuple, int]:
+def _pods_asked(kind: str, obj: Any, nodes: int = 0) -> tuple[tuple, int]:
     """(the field that asks, how many pods) for one controller object."""
     if kind == "Job":
         wanted = obj.parallelism if obj.completions is None else min(obj.parallelism, obj.completions)
         return ("spec", "parallelism"), max(wanted, 0)
-    if kind == "JobSet":
+    if kind in ("JobSet", "TrainJob"):
         total = 0
         for rj in obj.replicated_jobs:
             job = rj.job
             per = job.parallelism if job.completions is None else min(job.parallelism, job.completions)
             total += max(rj.replicas, 0) * max(per, 0)
-        return ("spec", "replicatedJobs"), total
+        return ("spec", "replicatedJobs") if kind == "JobSet" else ("spec", "trainer", "numNodes"), total
+    if kind == "DaemonSet":
+        return ("spec", "template"), nodes  # at most one pod per node
+    if kind in ("PyTorchJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob"):
+        from podgroup_plan.controllers.operators import pods_asked
+
+        return pods_asked(kind, obj)
     return ("spec", "replicas"), max(getattr(obj, "replicas", 0), 0)
 
 
@@ -189,7 +195,7 @@ def controller_limits(decoded: Decoded) -> Iterator[Issue]:
     asked = []
     for kind, items in sorted(decoded.controllers.items()):
         for doc, obj in items:
-            path, n = _pods_asked(kind, obj)
+            path, n = _pods_asked(kind, obj, len(decoded.nodes))
             asked.append((n, doc, path))
     total = sum(n for n, _, _ in asked)
     if total <= MAX_CONTROLLER_PODS:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from podgroup_plan.model.objects import OwnerReference, Pod, Source
 from podgroup_plan.model.selectors import LabelSelector
+
+if TYPE_CHECKING:
+    from podgroup_plan.model.operators import GangRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,8 @@ class JobSet:
     in_order_startup: bool = False
     creation_timestamp: str | None = None
     source: Source | None = None
+    owner: OwnerReference | None = None  # a TrainJob's JobSet: the TrainJob
+    gang: "GangRequest | None" = None  # podgroup-plan.io/gang (model/operators.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +172,19 @@ class Controllers:
     deployments: tuple[Deployment, ...] = ()
     replica_sets: tuple[ReplicaSet, ...] = ()
     stateful_sets: tuple[StatefulSet, ...] = ()
+    # The operators' objects (model/operators.py); a TrainJob is held as the JobSet it makes.
+    train_jobs: tuple[JobSet, ...] = ()
+    pytorch_jobs: tuple = ()
+    leader_worker_sets: tuple = ()
+    ray_clusters: tuple = ()
+    ray_jobs: tuple = ()
+    cron_jobs: tuple = ()
+    daemon_sets: tuple = ()
+    # `--gang`: plan every operator object as Workload + PodGroups (docs/controllers.md)
+    gang_all: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.jobs or self.job_sets or self.deployments or self.replica_sets
-                    or self.stateful_sets)
+                    or self.stateful_sets or self.train_jobs or self.pytorch_jobs
+                    or self.leader_worker_sets or self.ray_clusters or self.ray_jobs
+                    or self.cron_jobs or self.daemon_sets)

@@ -359,13 +359,13 @@ def test_cluster_input_is_sorted_and_keeps_the_config(manifests):
     pods = [_pod(n) for n in ["b", "a", "c"]]
     pods[0]["metadata"]["namespace"] = "z"
     nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": n}} for n in ["n2", "n1"]]
-    extra = [{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "d"}},
+    extra = [{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "d"}},
              {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}},
-             {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "e"}}]
+             {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "e"}}]
     ci = load(manifests, *pods, *nodes, *extra, samples.SCHEDULER_CONFIG)
     assert [(p.namespace, p.name) for p in ci.pods] == [("default", "a"), ("default", "c"), ("z", "b")]
     assert [n.name for n in ci.nodes] == ["n1", "n2"]
-    assert ci.ignored_kinds == {"ConfigMap": 1, "DaemonSet": 2}
+    assert ci.ignored_kinds == {"ConfigMap": 1, "Ingress": 2}
     assert ci.scheduler_config["profiles"][0]["schedulerName"] == "default-scheduler"
 
 

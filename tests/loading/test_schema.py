@@ -26,11 +26,15 @@ def test_schemas_are_found_and_valid():
 
 def test_kinds_and_versions():
     assert {k: SCHEMAS.versions(k) for k in SCHEMAS.kinds()} == {
+        "ClusterTrainingRuntime": ["trainer.kubeflow.org/v1alpha1"],
         "CompositePodGroup": ["scheduling.k8s.io/v1alpha3"],
+        "CronJob": ["batch/v1"],
+        "DaemonSet": ["apps/v1"],
         "Deployment": ["apps/v1"],
         "Job": ["batch/v1"],
         "JobSet": ["jobset.x-k8s.io/v1alpha2"],
         "KubeSchedulerConfiguration": ["kubescheduler.config.k8s.io/v1"],
+        "LeaderWorkerSet": ["leaderworkerset.x-k8s.io/v1"],
         "LimitRange": ["v1"],
         "Namespace": ["v1"],
         "Node": ["v1"],
@@ -38,11 +42,16 @@ def test_kinds_and_versions():
         "PodDisruptionBudget": ["policy/v1"],
         "PodGroup": ["scheduling.k8s.io/v1alpha2", "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"],
         "PriorityClass": ["scheduling.k8s.io/v1"],
+        "PyTorchJob": ["kubeflow.org/v1"],
+        "RayCluster": ["ray.io/v1"],
+        "RayJob": ["ray.io/v1"],
         "RuntimeClass": ["node.k8s.io/v1"],
         "ReplicaSet": ["apps/v1"],
         "ReplicationController": ["v1"],
         "Service": ["v1"],
         "StatefulSet": ["apps/v1"],
+        "TrainJob": ["trainer.kubeflow.org/v1alpha1"],
+        "TrainingRuntime": ["trainer.kubeflow.org/v1alpha1"],
         "Workload": ["scheduling.k8s.io/v1alpha1", "scheduling.k8s.io/v1alpha2",
                      "scheduling.k8s.io/v1alpha3", "scheduling.k8s.io/v1beta1"],
     }
@@ -55,7 +64,9 @@ def test_kinds_and_versions():
         ("scheduling.k8s.io/v9", "PodGroup", True),  # ours, in a version we lack: a problem
         ("kueue.x-k8s.io/v1beta1", "Workload", False),  # another project's kind: ignored
         ("scheduling.volcano.sh/v1beta1", "PodGroup", False),
-        ("apps/v1", "DaemonSet", False),
+        ("apps/v1", "DaemonSet", True),
+        ("argoproj.io/v1alpha1", "Workflow", False),
+        ("kubeflow.org/v1", "PyTorchJob", True),
         ("apps/v1", "Deployment", True),
         ("batch/v1", "Job", True),
         ("v1", "Pod", True),

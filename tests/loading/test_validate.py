@@ -439,7 +439,7 @@ def test_summarize(manifests):
     manifests.write("in.yaml", dump(
         samples.NODE, samples.PRIORITY_CLASS, samples.POD, running, v1alpha1, samples.WORKLOAD_V1ALPHA1,
         samples.WORKLOAD_V1BETA1, PG, samples.SERVICE, samples.SCHEDULER_CONFIG,
-        {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "d"}},
+        {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "d"}},
         {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "Workload", "metadata": {"name": "k"}},
     ))
     assert summarize(load_input(["in.yaml"])) == [
@@ -450,7 +450,7 @@ def test_summarize(manifests):
         "PodGroup: 2 (1 implied by v1alpha1 workloadRef)",
         "Service: 1",
         "KubeSchedulerConfiguration: 1",
-        "input kinds not planned (ignored): DaemonSet (1), Workload.kueue.x-k8s.io (1)",
+        "input kinds not planned (ignored): Ingress (1), Workload.kueue.x-k8s.io (1)",
     ]
 
 

@@ -7,6 +7,7 @@ A case is `<name>/manifests/*.yaml` (the input, read like `podgroup-plan simulat
 * `featureGates`: optional `{NAME: bool}` given to `plan()` as `--feature-gates` would;
 * `expand`: optional, `false` plans as `--no-expand` does (Jobs and other controllers are not
   expanded into pods);
+* `gang`: optional, `true` plans as `--gang` does (operator objects as Workload + PodGroups);
 * `disagreement`: optional; the planner is believed wrong here, for the reason given. The case
   runs as a strict xfail, so it starts failing (XPASS) the day the planner is fixed: then
   remove the key;
@@ -27,13 +28,14 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
+from podgroup_plan.controllers import with_gangs
 from podgroup_plan.loading import load_input
 from podgroup_plan.plan import plan
 
 HERE = Path(__file__).parent
 FIXTURES = HERE.parent.parent / "fixtures"
 CASES = sorted(p.name for p in HERE.iterdir() if (p / "expected.yaml").is_file())
-CONTROL_KEYS = {"description", "featureGates", "disagreement", "expand"}
+CONTROL_KEYS = {"description", "featureGates", "disagreement", "expand", "gang"}
 RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups", "compositePodGroups", "victims", "notes"}
 SHUFFLE_SEEDS = (1, 2, 3)
 
@@ -55,8 +57,11 @@ def _expected(case: str) -> dict:
         return yaml.load(fh, Loader=_TextTimestamps)
 
 
-def _run(paths: list[str], feature_gates: dict | None, expand: bool = True) -> dict:
-    return plan(load_input(paths), feature_gates=feature_gates, expand=expand).to_dict()
+def _run(paths: list[str], feature_gates: dict | None, expand: bool = True, gang: bool = False) -> dict:
+    cluster = load_input(paths)
+    if gang:  # as `--gang` does
+        cluster = with_gangs(cluster)
+    return plan(cluster, feature_gates=feature_gates, expand=expand).to_dict()
 
 
 def _dumps(result: dict) -> str:
@@ -137,7 +142,8 @@ def _with_disagreements(cases: list[str]) -> list:
 @pytest.mark.parametrize("case", _with_disagreements(CASES))
 def test_scenario(case):
     expected = _expected(case)
-    result = _run([str(HERE / case / "manifests")], expected.get("featureGates"), expected.get("expand", True))
+    result = _run([str(HERE / case / "manifests")], expected.get("featureGates"), expected.get("expand", True),
+                  expected.get("gang", False))
     wanted = {k: v for k, v in expected.items() if k not in CONTROL_KEYS}
     problems = list(_mismatches(wanted, result, "result"))
     assert not problems, (
@@ -194,18 +200,20 @@ def _write_shuffled(docs: list[dict], seed: int, root: Path) -> Path:
     return out
 
 
-def _assert_order_independent(folder: Path, feature_gates: dict | None, tmp_path: Path) -> None:
-    baseline = _dumps(_run([str(folder)], feature_gates))
+def _assert_order_independent(folder: Path, feature_gates: dict | None, tmp_path: Path, gang: bool = False) -> None:
+    baseline = _dumps(_run([str(folder)], feature_gates, gang=gang))
     docs = _documents(folder)
     for seed in SHUFFLE_SEEDS:
         shuffled = _write_shuffled(docs, seed, tmp_path)
-        again = _dumps(_run([str(shuffled)], feature_gates))
+        again = _dumps(_run([str(shuffled)], feature_gates, gang=gang))
         assert again == baseline, f"seed {seed}: the result changed with the order of documents and files"
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_scenario_is_independent_of_document_order(case, tmp_path):
-    _assert_order_independent(HERE / case / "manifests", _expected(case).get("featureGates"), tmp_path)
+    expected = _expected(case)
+    _assert_order_independent(HERE / case / "manifests", expected.get("featureGates"), tmp_path,
+                              expected.get("gang", False))
 
 
 def test_demo_fixtures_are_independent_of_document_order(tmp_path):

@@ -1,0 +1,247 @@
+"""PyTorchJobs, LeaderWorkerSets, CronJobs, DaemonSets -> model/operators.py objects.
+
+Mirrors each operator's defaulting and the validation its webhook or the apiserver applies:
+
+* PyTorchJob: kubeflow/trainer v1.9.4 (Training Operator v1, `kubeflow.org/v1`),
+  `pkg/apis/kubeflow.org/v1/pytorch_defaults.go` (replicas 1, restartPolicy OnFailure) and
+  `pkg/controller.v1/pytorch/initcontainer.go` (workers of a job with a Master get the
+  `init-pytorch` init container, 50m cpu / 10Mi requested);
+* LeaderWorkerSet: kubernetes-sigs/lws v0.10 `pkg/webhooks/leaderworkerset_webhook.go`
+  (replicas 1, size 1, startupPolicy LeaderCreated; replicas in [0, 1000000], size >= 1);
+* CronJob: `pkg/apis/batch/v1/defaults.go`, `pkg/apis/batch/validation` (the schedule parses as
+  a standard cron expression, the time zone is a known IANA name);
+* DaemonSet: `pkg/controller/daemon/util/daemonset_util.go` (`CreatePodTemplate`: the default
+  daemon tolerations are added to the template).
+
+The planner's own gang annotations (`podgroup-plan.io/gang`, `podgroup-plan.io/topology`) are
+read here for every operator kind (docs/controllers.md, "Gangs").
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from podgroup_plan.loading.admission import Admission
+from podgroup_plan.loading.decode_controllers import decode_template, gang_request, job_from_spec, template_hash
+from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
+from podgroup_plan.loading.decode_pods import Memo
+from podgroup_plan.loading.decode_priorities import PriorityTable
+from podgroup_plan.loading.files import Document
+from podgroup_plan.model.operators import (
+    CronJob,
+    DaemonSet,
+    LeaderWorkerSet,
+    PyTorchJob,
+    ReplicaSpec,
+)
+
+LWS_MAX_REPLICAS = 1_000_000  # leaderworkerset_webhook.go
+EXCLUSIVE_TOPOLOGY = "leaderworkerset.sigs.k8s.io/exclusive-topology"
+PYTORCH_INIT_CONTAINER = {  # initcontainer.go's default template (image: alpine:3.10)
+    "name": "init-pytorch", "image": "alpine:3.10",
+    "resources": {"limits": {"cpu": "100m", "memory": "20Mi"},
+                  "requests": {"cpu": "50m", "memory": "10Mi"}},
+}
+# AddOrUpdateDaemonPodTolerations (daemonset_util.go), in its order; the last only with hostNetwork.
+DAEMON_TOLERATIONS = (
+    ("node.kubernetes.io/not-ready", "NoExecute"),
+    ("node.kubernetes.io/unreachable", "NoExecute"),
+    ("node.kubernetes.io/disk-pressure", "NoSchedule"),
+    ("node.kubernetes.io/memory-pressure", "NoSchedule"),
+    ("node.kubernetes.io/pid-pressure", "NoSchedule"),
+    ("node.kubernetes.io/unschedulable", "NoSchedule"),
+)
+NETWORK_UNAVAILABLE = ("node.kubernetes.io/network-unavailable", "NoSchedule")
+
+
+def _finished(conditions) -> bool:
+    return any(c.get("type") in ("Succeeded", "Failed", "Complete") and c.get("status") == "True"
+               for c in conditions or ())
+
+
+def decode_pytorch_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                       admission: Admission | None = None) -> PyTorchJob:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    raw_specs = spec["pytorchReplicaSpecs"]
+    if not raw_specs:
+        report(("spec", "pytorchReplicaSpecs"), "must be required")
+    has_master = "Master" in raw_specs
+    specs = []
+    for rtype in sorted(raw_specs):  # Master before Worker; any order gives the same pods
+        rspec = raw_specs[rtype] or {}
+        path = ("spec", "pytorchReplicaSpecs", rtype)
+        if not _pytorch_replica_rules(rtype, rspec, path, report):
+            continue
+        template = rspec["template"]
+        if has_master and rtype == "Worker":  # setInitContainer: workers wait for the master
+            pod_spec = dict(template["spec"])
+            pod_spec["initContainers"] = list(pod_spec.get("initContainers") or ()) + [PYTORCH_INIT_CONTAINER]
+            template = {**template, "spec": pod_spec}
+        replicas = rspec.get("replicas")
+        specs.append(ReplicaSpec(
+            type=rtype,
+            replicas=1 if replicas is None else replicas,
+            template=decode_template(doc, template, namespace, path + ("template",),
+                                     priorities, report, memo, admission),
+        ))
+    run_policy = spec.get("runPolicy") or {}
+    scheduling = run_policy.get("schedulingPolicy") or {}
+    return PyTorchJob(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        replica_specs=tuple(specs),
+        min_available=scheduling.get("minAvailable"),
+        suspend=bool(run_policy.get("suspend")),
+        finished=_finished((obj.get("status") or {}).get("conditions")),
+        gang=gang_request(meta, report),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def _pytorch_replica_rules(rtype: str, rspec: Mapping, path: tuple, report: Report) -> bool:
+    """The PyTorchJob webhook's replica rules (pkg/webhooks/pytorch/pytorchjob_webhook.go,
+    `validatePyTorchReplicaSpecs`, after defaulting replicas to 1); False: no pods from it."""
+    ok = True
+    if rtype not in ("Master", "Worker"):
+        report(path, f'unsupported value "{rtype}"; supported values: "Master", "Worker"')
+        ok = False
+    template = rspec.get("template")
+    if template is None:
+        report(path + ("template",), "required")
+        return False
+    containers = template["spec"]["containers"]
+    if not any(c.get("name") == "pytorch" for c in containers):
+        report(path + ("template", "spec", "containers"), "must have at least one container with name pytorch")
+    replicas = rspec.get("replicas")
+    if rtype == "Master" and replicas is not None and replicas != 1:
+        report(path + ("replicas",), "must be 1")
+    elif rtype != "Master" and replicas is not None and replicas < 1:
+        report(path + ("replicas",), "must be at least 1")
+    return ok
+
+
+def decode_leader_worker_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                             admission: Admission | None = None) -> LeaderWorkerSet:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    lwt = spec["leaderWorkerTemplate"]
+    path = ("spec", "leaderWorkerTemplate")
+    worker = decode_template(doc, lwt["workerTemplate"], namespace, path + ("workerTemplate",),
+                             priorities, report, memo, admission)
+    leader = worker
+    if lwt.get("leaderTemplate") is not None:
+        leader = decode_template(doc, lwt["leaderTemplate"], namespace, path + ("leaderTemplate",),
+                                 priorities, report, memo, admission)
+    replicas = 1 if spec.get("replicas") is None else spec["replicas"]
+    size = 1 if lwt.get("size") is None else lwt["size"]
+    if size < 1:
+        report(path + ("size",), "size must be equal or greater than 1")
+    elif replicas * size > 2**31 - 1:
+        report(("spec", "replicas"), f"the product of replicas and worker replicas must not exceed {2**31 - 1}")
+    annotations = meta.get("annotations") or {}
+    return LeaderWorkerSet(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        leader_template=leader,
+        worker_template=worker,
+        replicas=replicas,
+        size=max(size, 1),
+        revision_hash=template_hash(lwt),
+        leader_ready_startup=spec.get("startupPolicy") == "LeaderReady",
+        exclusive_topology=annotations.get(EXCLUSIVE_TOPOLOGY) or None,
+        gang=gang_request(meta, report),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def decode_cron_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                    admission: Admission | None = None) -> CronJob:
+    from podgroup_plan.controllers.cron import CronError, parse_schedule, zone
+
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    template = spec["jobTemplate"]
+    job_meta = template.get("metadata") or {}
+    job = job_from_spec(doc, job_meta, template["spec"], {}, ("spec", "jobTemplate", "spec"),
+                        priorities, report, memo, namespace, "", admission)
+    try:
+        parse_schedule(spec["schedule"])
+    except CronError as e:
+        report(("spec", "schedule"), f'invalid schedule "{spec["schedule"]}": {e}')
+    time_zone = spec.get("timeZone")
+    if time_zone is not None and zone(time_zone) is None:
+        report(("spec", "timeZone"), f'unknown time zone "{time_zone}"')
+    status = obj.get("status") or {}
+    return CronJob(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        job=job,
+        schedule=spec["schedule"],
+        time_zone=time_zone,
+        suspend=bool(spec.get("suspend")),
+        last_schedule_time=timestamp(status.get("lastScheduleTime"), ("status", "lastScheduleTime"), report),
+        job_labels=job_meta.get("labels") or {},
+        gang=gang_request(meta, report),
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def daemon_template(template: Mapping) -> dict:
+    """The template with the tolerations every daemon pod gets (AddOrUpdateDaemonPodTolerations:
+    Exists tolerations, added unless the template already tolerates that key and effect)."""
+    spec = dict(template["spec"])
+    tolerations = list(spec.get("tolerations") or ())
+    wanted = DAEMON_TOLERATIONS + ((NETWORK_UNAVAILABLE,) if spec.get("hostNetwork") else ())
+    for key, effect in wanted:
+        # helper.AddOrUpdateTolerationInPodSpec: an equal toleration (same key, operator,
+        # value, effect) is kept, any other is added
+        new = {"key": key, "operator": "Exists", "effect": effect}
+        if not any((t.get("key"), t.get("operator") or "Equal", t.get("value") or "", t.get("effect") or "")
+                   == (key, "Exists", "", effect) for t in tolerations):
+            tolerations.append(new)
+    spec["tolerations"] = tolerations
+    return {**template, "spec": spec}
+
+
+def decode_daemon_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
+                      admission: Admission | None = None) -> DaemonSet:
+    obj = doc.obj
+    meta, spec = obj["metadata"], obj["spec"]
+    namespace = namespace_of(meta)
+    template = daemon_template(spec["template"])
+    node_name = template["spec"].pop("nodeName", None)  # the controller pins each pod itself
+    restart = template["spec"].get("restartPolicy") or "Always"
+    if restart != "Always":  # pkg/apis/apps/validation ValidateDaemonSetSpec
+        report(("spec", "template", "spec", "restartPolicy"), f'unsupported value "{restart}"; supported values: "Always"')
+    return DaemonSet(
+        namespace=namespace,
+        name=meta["name"],
+        uid=meta.get("uid") or "",
+        template=decode_template(doc, template, namespace, ("spec", "template"),
+                                 priorities, report, memo, admission),
+        template_hash=template_hash(spec["template"]),
+        node_name=node_name or None,
+        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
+        source=source_of(doc),
+    )
+
+
+def operator_decoders(kept: Mapping[str, list[Document]], reporter) -> dict:
+    """Each operator kind's decoder, for `decode.Decoder.finish`; a TrainJob's needs the input's
+    runtimes (`reporter(doc)`: a Report for a runtime's own document)."""
+    from podgroup_plan.loading.decode_ray import decode_ray_cluster, decode_ray_job
+    from podgroup_plan.loading.decode_trainer import Runtimes, train_job_decoder
+
+    runtimes = Runtimes(kept.get("TrainingRuntime", []), kept.get("ClusterTrainingRuntime", []), reporter)
+    return {"TrainJob": train_job_decoder(runtimes), "PyTorchJob": decode_pytorch_job,
+            "LeaderWorkerSet": decode_leader_worker_set, "RayCluster": decode_ray_cluster,
+            "RayJob": decode_ray_job, "CronJob": decode_cron_job, "DaemonSet": decode_daemon_set}
