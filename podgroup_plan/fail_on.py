@@ -10,6 +10,9 @@ code never disagree.
   or composite tree does. An `Invalid` CompositePodGroup is neither condition itself (its pods,
   held `Waiting`, are).
 * `preemption`: the plan evicts at least one pod.
+* `unplanned`: the input has objects of kinds known to create pods that the planner does not
+  expand (loading/unplanned.py: an Argo Workflow, a SparkApplication, ...): their pods are not
+  in the plan at all.
 """
 from __future__ import annotations
 
@@ -33,7 +36,9 @@ PREEMPTION_CONDITION = "preemption"
 # pods bound to nodes the input does not hold (PlanResult.missing_node_pods): the snapshot is
 # incomplete, so a green plan may be wrong
 INCOMPLETE_CONDITION = "incomplete"
-CONDITIONS = (UNSCHEDULABLE_CONDITION, WAITING_CONDITION, PREEMPTION_CONDITION, INCOMPLETE_CONDITION)
+UNPLANNED_CONDITION = "unplanned"
+CONDITIONS = (UNSCHEDULABLE_CONDITION, WAITING_CONDITION, PREEMPTION_CONDITION, INCOMPLETE_CONDITION,
+              UNPLANNED_CONDITION)
 
 
 def pod_conditions(pod: PodResult) -> list[str]:
@@ -86,6 +91,10 @@ def held(result: PlanResult, wanted: Iterable[str]) -> list[str]:
         lines.append(f"{INCOMPLETE_CONDITION}: {plural(len(result.missing_node_pods), 'pod')} bound to "
                      f"{plural(len(nodes), 'node')} not in the input ({', '.join(nodes[:5])}"
                      + (", ..." if len(nodes) > 5 else "") + ")")
+    if UNPLANNED_CONDITION in wanted and result.unplanned:
+        names = [f"{kind} {ns}/{name}" for kind, ns, name in result.unplanned]
+        lines.append(f"{UNPLANNED_CONDITION}: {plural(len(names), 'object')} that create pods "
+                     f"not planned: {', '.join(names)}")
     return lines
 
 

@@ -209,6 +209,7 @@ class Recorder:
             victims=tuple(self.victims[k] for k in sorted(self.victims)),
             preemptions=tuple(self.preemptions),
             notes=tuple(self._notes(frameworks, pods, groups)),
+            unplanned=tuple(self.cluster.unplanned),
             scheduler_names=tuple(sorted(frameworks)),
             owner_parents=dict(self.cluster.owner_parents),
             feature_gates=self.gates.differing_from_upstream(),

@@ -296,6 +296,8 @@ class PlanResult:
     # What the plan did not apply, in words a user understands (a topology constraint that was
     # not honoured, a plugin that is not modelled, ...). Sorted, de-duplicated.
     notes: tuple[str, ...] = ()
+    # Objects that create pods but were not expanded (kind, namespace, name): see ClusterInput.
+    unplanned: tuple[tuple[str, str, str], ...] = ()
     # Every successful preemption in plan order, for the table (not part of the JSON document).
     preemptions: tuple[PreemptionSummary, ...] = ()
     # The profile's scheduler names, for the table header.
@@ -351,7 +353,7 @@ class PlanResult:
             self.summary.pod_groups_unschedulable == 0 and self.summary.pod_groups_waiting == 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        doc = {
             "apiVersion": API_VERSION,
             "kind": "PlanResult",
             "feasible": self.feasible,
@@ -364,3 +366,6 @@ class PlanResult:
             "notes": list(self.notes),
             **({} if self.usage is None else {"capacity": self.capacity.to_dict()}),
         }
+        if self.unplanned:  # only then: every other result keeps its bytes
+            doc["unplanned"] = [{"kind": k, "namespace": ns, "name": n} for k, ns, n in self.unplanned]
+        return doc

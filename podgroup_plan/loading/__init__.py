@@ -19,6 +19,8 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
+from podgroup_plan.loading.decode_meta import namespace_of
+from podgroup_plan.loading.unplanned import creates_pods
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading.decode import Decoded, Decoder
 from podgroup_plan.loading.documents import Document, Issue
@@ -141,6 +143,8 @@ def check_and_decode(
             continue
         if not schemas.owns(api_version, kind):
             ignored[_ignored_name(kind, api_version, schemas)] += 1
+            if creates_pods(group_of(api_version), kind):
+                decoder.out.unplanned.append((kind, namespace_of(doc.metadata), str(doc.metadata.get("name") or "")))
             continue
         key = identity(doc)
         owned.append((key, doc))

@@ -79,6 +79,8 @@ class Decoded:
     # Jobs, JobSets, Deployments, ReplicaSets (with a template), StatefulSets (with a template)
     controllers: dict[str, list] = field(default_factory=lambda: defaultdict(list))
     admission_notes: list[str] = field(default_factory=list)
+    # (kind, namespace, name) of objects that create pods the planner does not expand (unplanned.py)
+    unplanned: list[tuple[str, str, str]] = field(default_factory=list)
 
     def cluster_input(self, ignored_kinds: Mapping[str, int]) -> ClusterInput:
         """The ClusterInput, every list sorted by (namespace, name) or name."""
@@ -141,6 +143,7 @@ class Decoded:
             scheduler_config_source=self.scheduler_configs[0].file if self.scheduler_configs else None,
             ignored_kinds={k: ignored_kinds[k] for k in sorted(ignored_kinds)},
             admission_notes=tuple(sorted(self.admission_notes)),
+            unplanned=tuple(sorted(set(self.unplanned))),
             controllers=controllers,
             finished_pods=dict(sorted(Counter(p.phase for _, p in self.finished_pods).items())),
         )
@@ -245,6 +248,10 @@ class Decoder:
             out.pdbs.append((doc, decode_pdb(doc, _reporter(doc, self.issues))))
         for doc in kept["Namespace"]:
             out.namespaces.append((doc, doc.obj["metadata"]["name"], dict(labels_of(doc.obj["metadata"]))))
+        for doc in kept["ReplicationController"]:  # read for its selector; its pods are not made
+            if (doc.obj.get("spec") or {}).get("template"):
+                meta = doc.obj["metadata"]
+                out.unplanned.append(("ReplicationController", meta.get("namespace") or "default", meta["name"]))
         for kind in ("Service", "ReplicationController", "ReplicaSet", "StatefulSet"):
             for doc in kept[kind]:
                 selector = decode_spread_selector(doc)

@@ -348,8 +348,11 @@ class ClusterInput:
     # (already schema-checked); `--scheduler-config` wins over it.
     scheduler_config: Mapping | None = None
     scheduler_config_source: str | None = None  # the file it came from, for error messages
-    # Kinds read but not planned, e.g. {"DaemonSet": 3, "ConfigMap": 1}.
+    # Kinds read but not planned, e.g. {"ConfigMap": 1, "Ingress": 3}.
     ignored_kinds: Mapping[str, int] = field(default_factory=dict)
+    # Objects of kinds known to create pods that the planner does not expand (an Argo Workflow,
+    # a SparkApplication): (kind, namespace, name), sorted. Named in the result (`unplanned`).
+    unplanned: tuple[tuple[str, str, str], ...] = ()
     # Jobs, JobSets, Deployments, ReplicaSets and StatefulSets (model/controllers.py), which
     # `podgroup_plan.controllers.expand` turns into the pods they lack before the plan.
     controllers: "Controllers | None" = None

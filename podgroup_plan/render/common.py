@@ -62,7 +62,18 @@ def headline_lines(result: PlanResult) -> list[str]:
         lines.append("no pending pods in the input")
     if result.victims:
         lines.append(f"{plural(len(result.victims), 'running pod')} preempted (evicted) by the plan")
+    if result.unplanned:
+        lines.append(unplanned_line(result))
     return lines
+
+
+def unplanned_line(result: PlanResult, limit: int = 6) -> str:
+    """`3 objects that create pods were not planned: Workflow ml/etl, …`: their pods are not in
+    the plan, whatever the verdict says about the rest."""
+    names = [f"{kind} {ns}/{name}" for kind, ns, name in result.unplanned]
+    shown = ", ".join(names[:limit]) + (f", … +{len(names) - limit} more" if len(names) > limit else "")
+    n = len(names)
+    return f"{n} object{'s' if n != 1 else ''} that create{'s' if n == 1 else ''} pods {'was' if n == 1 else 'were'} not planned: {shown}"
 
 
 SUMMARY_COLUMNS = ("Scheduled", "Unschedulable", "Waiting", "Preempted")

@@ -36,7 +36,8 @@ HERE = Path(__file__).parent
 FIXTURES = HERE.parent.parent / "fixtures"
 CASES = sorted(p.name for p in HERE.iterdir() if (p / "expected.yaml").is_file())
 CONTROL_KEYS = {"description", "featureGates", "disagreement", "expand", "gang"}
-RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups", "compositePodGroups", "victims", "notes"}
+RESULT_KEYS = {"apiVersion", "kind", "feasible", "summary", "pods", "podGroups", "compositePodGroups", "victims",
+               "unplanned", "notes"}
 SHUFFLE_SEEDS = (1, 2, 3)
 
 
