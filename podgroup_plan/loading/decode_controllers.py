@@ -127,6 +127,9 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
                   priorities: PriorityTable, report: Report, memo: Memo,
                   namespace: str, name: str, admission: Admission | None = None) -> Job:
     """A Job from its spec at `path` (`("spec",)`, or a JobSet's replicated job template)."""
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        # SetDefaults_Job (pkg/apis/batch/v1/defaults.go): both unset -> both 1, before validation
+        spec = {**spec, "completions": 1, "parallelism": 1}
     completions = spec.get("completions")
     indexed = spec.get("completionMode") == "Indexed"
     _job_rules(spec, path, name, report)

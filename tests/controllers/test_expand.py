@@ -303,7 +303,8 @@ def test_without_expansion_adds_nothing_and_names_what_it_skipped(tmp_path):
 
 @pytest.mark.parametrize("spec, line, message", [
     pytest.param("parallelism: -1", 7, "spec.parallelism: must be at least 0, got -1", id="negative"),
-    pytest.param("completionMode: Indexed", 6, "spec.completions: required when completion mode is Indexed",
+    # completions and parallelism both unset default to 1 (SetDefaults_Job): only parallelism alone fails
+    pytest.param("completionMode: Indexed\n  parallelism: 2", 6, "spec.completions: required when completion mode is Indexed",
                  id="indexed-without-completions"),
     pytest.param("scheduling: {schedulingPolicy: {gang: {minCount: 0}}}", 7,
                  "spec.scheduling.schedulingPolicy.gang.minCount", id="min-count-zero"),
