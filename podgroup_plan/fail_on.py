@@ -93,8 +93,9 @@ def held(result: PlanResult, wanted: Iterable[str]) -> list[str]:
                      + (", ..." if len(nodes) > 5 else "") + ")")
     if UNPLANNED_CONDITION in wanted and result.unplanned:
         names = [f"{kind} {ns}/{name}" for kind, ns, name in result.unplanned]
-        lines.append(f"{UNPLANNED_CONDITION}: {plural(len(names), 'object')} that create pods "
-                     f"not planned: {', '.join(names)}")
+        verb = "creates pods was" if len(names) == 1 else "create pods were"
+        lines.append(f"{UNPLANNED_CONDITION}: {plural(len(names), 'object')} that {verb} not planned: "
+                     f"{', '.join(names)}")
     return lines
 
 

@@ -14,6 +14,7 @@ from podgroup_plan.cli.options import (
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
+    GangOpt,
     NoExpandOpt,
     OutputFileOpt,
     PathsArg,
@@ -39,6 +40,7 @@ def diff(
     validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
     admit_suspended: AdmitSuspendedOpt = False,
+    gang: GangOpt = False,
     output: Annotated[str, typer.Option(
         "-o", "--output", callback=words_of(FORMATS, "a diff output format"),
         metavar=metavar(FORMATS),
@@ -57,7 +59,7 @@ def diff(
             cluster, (conf_a, conf_b), gates = inputs.load(paths, [config_a, config_b],
                                                            feature_gates, manifest_config_used=False,
                                                            validate=validate)
-            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else inputs.without_config(cluster)
             if cluster.scheduler_config is not None:

@@ -13,6 +13,7 @@ from podgroup_plan.cli.options import (
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
+    GangOpt,
     NoExpandOpt,
     PathsArg,
     SchedulerConfigOpt,
@@ -50,6 +51,7 @@ def explain(
     validate: ValidateOpt = "strict",
     no_expand: NoExpandOpt = False,
     admit_suspended: AdmitSuspendedOpt = False,
+    gang: GangOpt = False,
     debug: DebugOpt = False,
 ) -> None:
     """Explain why one pod, PodGroup or CompositePodGroup ended as it did.
@@ -68,7 +70,7 @@ def explain(
                                                "and --composite-pod-group")])
             target = explaining.parse_target(*chosen[0])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
-            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             source = inputs.config_source(scheduler_config)
             document = inputs.naming(scheduler_config, lambda: explaining.explain(
                 cluster, target, scheduler_config=config, feature_gates=gates,

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from podgroup_plan.result import PlanResult
 
 # The `--fail-on` choices, in the order the help and a wrong choice's answer list them.
-FAIL_ON = ("unschedulable", "waiting", "preemption", "incomplete")
+FAIL_ON = ("unschedulable", "waiting", "preemption", "incomplete", "unplanned")
 
 
 def fail_conditions(result: PlanResult, fail_on: Sequence[str]) -> list[str]:

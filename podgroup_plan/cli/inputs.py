@@ -131,8 +131,10 @@ def parse_gates(text: str | None) -> dict[str, bool] | None:
     return parse_feature_gates(text)
 
 
-def expansion(cluster: ClusterInput, no_expand: bool, admit_suspended: bool = False) -> ClusterInput:
-    """`--no-expand`: the controllers are dropped before the plan (a note says so).
+def expansion(cluster: ClusterInput, no_expand: bool, admit_suspended: bool = False,
+              gang: bool = False) -> ClusterInput:
+    """`--no-expand`: the controllers are dropped before the plan (a note says so); `--gang`:
+    the operators' objects are planned as gangs (controllers.with_gangs).
     `--admit-suspended`: every suspended Job and JobSet is planned as if admitted (Kueue's
     question: would it fit once admitted?), i.e. with `spec.suspend: false`."""
     if admit_suspended and cluster.controllers is not None:
@@ -144,6 +146,10 @@ def expansion(cluster: ClusterInput, no_expand: bool, admit_suspended: bool = Fa
             for js in job_sets)
         cluster = dataclasses.replace(cluster, controllers=dataclasses.replace(found, jobs=jobs, job_sets=job_sets))
     if not no_expand:
+        if gang and cluster.controllers is not None:
+            from podgroup_plan.controllers import with_gangs
+
+            return with_gangs(cluster)
         return cluster
     from podgroup_plan.controllers import without_expansion
 

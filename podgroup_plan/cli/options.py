@@ -59,8 +59,16 @@ AdmitSuspendedOpt = Annotated[bool, typer.Option(
          "would they fit once admitted?")]
 NoExpandOpt = Annotated[bool, typer.Option(
     "--no-expand",
-    help="Do not expand Jobs, JobSets, Deployments, ReplicaSets and StatefulSets into the pods "
-         "their controllers would create; plan only the pods in the input.")]
+    help="Do not expand Jobs, JobSets, Deployments, ReplicaSets, StatefulSets, DaemonSets, "
+         "CronJobs and the operators' objects into the pods their controllers would create; "
+         "plan only the pods in the input.")]
+GangOpt = Annotated[bool, typer.Option(
+    "--gang",
+    help="Plan every TrainJob, JobSet, PyTorchJob, LeaderWorkerSet, RayCluster, RayJob and "
+         "CronJob as a Workload with Gang PodGroups (the planner's mapping, docs/controllers.md), "
+         "as 1.37 gang scheduling would; without it they are planned pod by pod, as their "
+         "operators' 2026 releases are scheduled. The annotation podgroup-plan.io/gang decides "
+         "per object.")]
 OutputFileOpt = Annotated[Optional[Path], typer.Option(
     "--output-file", metavar="FILE", dir_okay=False,
     help="Write the output to FILE instead of standard output.")]

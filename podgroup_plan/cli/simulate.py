@@ -16,6 +16,7 @@ from podgroup_plan.cli.options import (
     ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
+    GangOpt,
     NoExpandOpt,
     OutputFileOpt,
     PathsArg,
@@ -44,8 +45,9 @@ def simulate(
         "--fail-on", callback=words_of(FAIL_ON, "a --fail-on condition"), show_default=False,
         metavar=metavar(FAIL_ON),
         help="Exit 1 when the plan leaves a pod or group unschedulable, waiting, "
-             "or evicts a pod, or when pods are bound to nodes not in the input (incomplete). "
-             "Repeatable.")] = None,
+             "or evicts a pod, when pods are bound to nodes not in the input (incomplete), "
+             "or when the input has objects that create pods the planner does not expand "
+             "(unplanned). Repeatable.")] = None,
     pods: Annotated[str, typer.Option(
         "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
@@ -61,6 +63,7 @@ def simulate(
     fail: changes.FailOpt = None,
     add_node: changes.AddNodeOpt = None,
     admit_suspended: AdmitSuspendedOpt = False,
+    gang: GangOpt = False,
 ) -> None:
     """Plan the pending pods and PodGroups; show where they land.
 
@@ -70,7 +73,7 @@ def simulate(
             inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
-            cluster = inputs.expansion(cluster, no_expand, admit_suspended)
+            cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(
                 cluster, config, gates, config_file=scheduler_config))
             result = changes.noted(result, applied)

@@ -25,7 +25,7 @@ from podgroup_plan.loading.decode_controllers import decode_template, gang_reque
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
 from podgroup_plan.loading.decode_pods import Memo
 from podgroup_plan.loading.decode_priorities import PriorityTable
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.operators import (
     CronJob,
     DaemonSet,

@@ -25,7 +25,7 @@ from podgroup_plan.loading.decode_controllers import controller_owner, decode_te
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, timestamp
 from podgroup_plan.loading.decode_pods import Memo
 from podgroup_plan.loading.decode_priorities import PriorityTable
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.objects import OwnerReference
 from podgroup_plan.model.operators import RayCluster, RayJob, RayWorkerGroup
 

@@ -31,7 +31,7 @@ from podgroup_plan.loading.decode_controllers import decode_job_set, gang_reques
 from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of
 from podgroup_plan.loading.decode_pods import Memo
 from podgroup_plan.loading.decode_priorities import PriorityTable
-from podgroup_plan.loading.files import Document
+from podgroup_plan.loading.documents import Document
 from podgroup_plan.model.controllers import JobSet
 from podgroup_plan.model.objects import OwnerReference
 

@@ -18,7 +18,7 @@ def test_help_names_paths_plainly(runner, command):
 
 def test_simulate_help_lists_the_choices(runner):
     out = run(runner, "simulate", "--help").stdout
-    for flag in ("-o, --output table|json|yaml|markdown|junit|html", "--capacity", "--fail-on unschedulable|waiting|preemption",
+    for flag in ("-o, --output table|json|yaml|markdown|junit|html", "--capacity", "--fail-on unschedulable|waiting|preemption|unplanned",
                  "--pods pending|all"):
         assert flag in out
 
@@ -29,7 +29,7 @@ def test_simulate_help_lists_the_choices(runner):
      "markdown, junit or html"),
     (["simulate", "x", "--fail-on", "bogus"],
      "Invalid value for '--fail-on': 'bogus' is not a --fail-on condition; use unschedulable, "
-     "waiting, preemption or incomplete"),
+     "waiting, preemption, incomplete or unplanned"),
     (["simulate", "x", "--pods", "some"],
      "Invalid value for '--pods': 'some' is not a choice of pods; use pending or all"),
     (["diff", "x", "--config-b", "b.yaml", "-o", "yaml"],
