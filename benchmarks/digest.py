@@ -17,7 +17,7 @@ standard error are hashed. The inputs:
   topology-aware placement off; `diff` against the most-allocated configuration; `explain` of
   some of its PodGroups and pods (the tracer's output is behaviour too);
 * every folder under `tests/` holding a `manifests/` folder (the scenario cases, the explain
-  cases, the CLI's manifests), with the `featureGates` and `expand` of its `expected.yaml`
+  cases, the CLI's manifests), with the `featureGates`, `expand` and `gang` of its `expected.yaml`
   (`explain` cases also run their `explain:` target);
 * small generated benchmark inputs written as `kubectl get -o json` Lists
   (benchmarks/generate.py: plain pods, gangs, rack-constrained gangs, preemption, mixed shapes);
@@ -135,6 +135,8 @@ def folder_inputs() -> Iterator[Input]:
         args = ["simulate", _relative(manifests), "-o", "json", *_gate_args(expected.get("featureGates"))]
         if expected.get("expand") is False:
             args.append("--no-expand")
+        if expected.get("gang"):
+            args.append("--gang")
         yield Input(f"{name}/simulate", _cli(args))
         target = expected.get("explain")
         if isinstance(target, dict):

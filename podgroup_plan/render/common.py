@@ -298,6 +298,22 @@ def owner_of_group(result: PlanResult, group: PodGroupResult) -> str | None:
     return owner_text(root.kind, group.namespace, root.name) if root else None
 
 
+# Owners whose pods the planner plans pod by pod unless --gang or their annotation asks otherwise.
+GANG_CAPABLE_OWNERS = frozenset({"PyTorchJob", "LeaderWorkerSet", "RayCluster", "RayJob", "TrainJob",
+                                 "JobSet", "CronJob"})
+
+
+def planned_as(kind: str, pods: list[PodResult]) -> str:
+    """`pod by pod`, `gang` or `3 gangs` for an operator's object (the PodGroups are in their own
+    table); "—" for the other owners."""
+    if kind not in GANG_CAPABLE_OWNERS:
+        return "—"
+    groups = sorted({p.pod_group for p in pods if p.pod_group})
+    if not groups:
+        return "pod by pod"
+    return "gang" if len(groups) == 1 else f"{len(groups)} gangs"
+
+
 def owner_counts(pods: list[PodResult]) -> str:
     """`3 of 4 pods scheduled, 1 Unschedulable`."""
     statuses = Counter(p.status for p in pods if p.status != SCHEDULED)

@@ -300,9 +300,16 @@ def owners(view: View) -> list[Text]:
     grouped = common.by_owner(view.result)
     if not grouped:
         return []
-    t = layout.Table("By owner", [Column("Owner", elide=True), Column("Pods")])
-    for (kind, namespace, name), members in list(grouped.items())[:MAX_LISTED]:
-        t.add_row(common.owner_text(kind, namespace, name), common.owner_counts(members))
+    listed = list(grouped.items())[:MAX_LISTED]
+    # the operators' objects: say how they were planned (pod by pod unless --gang, docs/controllers.md)
+    with_mode = any(kind in common.GANG_CAPABLE_OWNERS for (kind, _, _), _ in listed)
+    columns = [Column("Owner", elide=True), Column("Pods")] + ([Column("Planned as")] if with_mode else [])
+    t = layout.Table("By owner", columns)
+    for (kind, namespace, name), members in listed:
+        row = [common.owner_text(kind, namespace, name), common.owner_counts(members)]
+        if with_mode:
+            row.append(common.planned_as(kind, members))
+        t.add_row(*row)
     return t.lines(view.width)
 
 

@@ -72,3 +72,13 @@ def test_unplanned_objects_are_named_in_the_summary_line_and_fail_on_unplanned(t
     clean = write(tmp_path, "")
     assert run("simulate", clean, "--fail-on", "unplanned").exit_code == 0
     assert "unplanned" not in json.loads(run("simulate", clean, "-o", "json").stdout)
+
+
+def test_table_says_per_object_how_it_was_planned(tmp_path):
+    path = write(tmp_path, PYTORCH)
+    plain = run("simulate", path, "--pods", "all").stdout
+    gang = run("simulate", path, "--pods", "all", "--gang").stdout
+    row = [line for line in plain.splitlines() if line.startswith("PyTorchJob ml/pt")]
+    assert row and row[0].rstrip().endswith("pod by pod") and "Planned as" in plain
+    row = [line for line in gang.splitlines() if line.startswith("PyTorchJob ml/pt")]
+    assert row and row[0].rstrip().endswith("gang")

@@ -298,10 +298,28 @@ spec:
     Case("References and groups", "An Indexed Job without completions",
          {"m.yaml": doc(NODE, "apiVersion: batch/v1\nkind: Job\n"
                               "metadata: {name: train, namespace: ml}\nspec:\n"
-                              "  completionMode: Indexed\n  template:\n    spec:\n"
+                              "  completionMode: Indexed\n  parallelism: 4\n  template:\n    spec:\n"
                               "      restartPolicy: Never\n"
                               "      containers: [{name: c, image: trainer}]\n")},
          "required when completion mode is Indexed"),
+    Case("References and groups", "A TrainJob whose runtime is not in the input",
+         {"m.yaml": doc(NODE, "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
+                              "metadata: {name: llm, namespace: ml}\nspec:\n"
+                              "  runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: 4}\n")},
+         'ClusterTrainingRuntime "torch-distributed" specified in TrainJob is not in the input'),
+    Case("References and groups", "A LeaderWorkerSet of size 0",
+         {"m.yaml": doc(NODE, "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+                              "metadata: {name: vllm, namespace: serve}\nspec:\n  replicas: 2\n"
+                              "  leaderWorkerTemplate:\n    size: 0\n    workerTemplate:\n"
+                              "      spec: {containers: [{name: c, image: vllm}]}\n")},
+         "size must be equal or greater than 1"),
+    Case("References and groups", "A RayCluster worker group with negative replicas",
+         {"m.yaml": doc(NODE, "apiVersion: ray.io/v1\nkind: RayCluster\n"
+                              "metadata: {name: rc, namespace: ray}\nspec:\n  headGroupSpec:\n"
+                              "    template: {spec: {containers: [{name: h, image: ray}]}}\n"
+                              "  workerGroupSpecs:\n  - groupName: gpu\n    replicas: -1\n"
+                              "    template: {spec: {containers: [{name: w, image: ray}]}}\n")},
+         "worker group gpu has negative replicas -1"),
     Case("References and groups", "Two KubeSchedulerConfigurations among the manifests",
          {"a.yaml": doc(NODE, CONFIG), "b.yaml": CONFIG}, "more than one KubeSchedulerConfiguration"),
 
