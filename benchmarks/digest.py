@@ -27,8 +27,9 @@ standard error are hashed. The inputs:
 About a minute on the 2-core reference machine (most of it the generated cases).
 
 EXPECTED is the total of main at 719055e (the start of issue 23's redesign) with the result's
-`capacity` section added (issue 31); change it only in a commit that means to change behaviour,
-and say so there.
+`capacity` section added (issue 31) and issue 28's operators (new kinds expanded, their scenario
+folders, Job defaulting); change it only in a commit that means to change behaviour, and say so
+there.
 """
 from __future__ import annotations
 
@@ -49,8 +50,11 @@ MOST_ALLOCATED = str(FIXTURES / "scheduler-config" / "most-allocated.yaml")
 
 # The total of every input below on main at 719055e (128 inputs), with the `capacity` section
 # every PlanResult carries since issue 31 (without it, the total is still 719055e's
-# f43fb9fae62a2b2b1d3d01d4a65da944f2599da330561568f5db4b5238b70f7d: no decision changed).
-EXPECTED = "ad3daec0895409c565771b4182c472f36114bf4068faf12441e29aea10bbdfa6"
+# f43fb9fae62a2b2b1d3d01d4a65da944f2599da330561568f5db4b5238b70f7d: no decision changed), then
+# issue 28 (ad3daec0... before): the scenario folders of the operators (TrainJob, PyTorchJob,
+# LeaderWorkerSet, RayCluster, RayJob, CronJob, DaemonSet, unplanned kinds) are new inputs, and
+# a Job with neither completions nor parallelism now defaults both to 1 as SetDefaults_Job does.
+EXPECTED = "f4ca8c7c3b3aa8b649cd443a670175e142e450214c4f3fce7d203a02dde2ad89"
 
 
 @dataclass(frozen=True)
