@@ -18,7 +18,7 @@ def test_help_names_paths_plainly(runner, command):
 
 def test_simulate_help_lists_the_choices(runner):
     out = run(runner, "simulate", "--help").stdout
-    for flag in ("-o, --output table|json|yaml|markdown|junit|html", "--capacity", "--fail-on unschedulable|waiting|preemption|unplanned",
+    for flag in ("-o, --output table|json|yaml|markdown|junit|html", "--capacity", "--fail-on unschedulable|waiting|preemption|incomplete|unplanned",
                  "--pods pending|all"):
         assert flag in out
 
