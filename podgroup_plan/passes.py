@@ -24,18 +24,16 @@ from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Pod, PodGroup
+from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
-from podgroup_plan.plugins.inter_pod_affinity import matches_all_required_affinity_terms
 from podgroup_plan.queue import Entity
 from podgroup_plan.result import Preemptor
-from podgroup_plan.scheduling.columns import cluster_reads_columns_only
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.hierarchy import LeafMemo
-from podgroup_plan.scheduling.nominated import Nominator, seed
+from podgroup_plan.framework.nominator import Nominator
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
-from podgroup_plan.framework.preemption.common import PreemptionContext, PreemptionOutcome
-from podgroup_plan.framework.preemption.victims import Budgets, Hierarchy
+from podgroup_plan.framework.preemption.common import PreemptionOutcome
+from podgroup_plan.framework.preemption.context import PreemptionContext
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.state.cluster import ClusterState
@@ -43,12 +41,6 @@ from podgroup_plan.state.journal import Journal
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.explain.trace import Tracer
-
-# Plugins whose verdict can change when other pods are *added* to the cluster (pod affinity
-# needs its peers, spreading depends on where they land). A failure from any other filter
-# (resources, taints, ports, affinity to node labels) cannot be cured by bindings alone, so
-# such an entity is not retried until something is evicted (upstream's queueing hints).
-_HELPED_BY_BINDINGS = frozenset({"InterPodAffinity", "PodTopologySpread"})
 
 ProgressFn = Callable[[int, int], None]
 
@@ -61,8 +53,8 @@ class Passes:
     Planner's tentative scope takes all of it back (state/journal.py)."""
 
     def __init__(self, state: ClusterState, frameworks: Mapping[str, Framework], gates: Mapping[str, bool],
-                 record: Recorder, cluster: ClusterInput, live: list[Pod], tracer: "Tracer | None" = None,
-                 journal: Journal | None = None):
+                 record: Recorder, live: list[Pod], nominator: Nominator, preemption: PreemptionContext,
+                 tracer: "Tracer | None" = None, journal: Journal | None = None):
         self.journal = journal if journal is not None else Journal()
         # What the passes decide goes to the recorder as events (events.py), the one writer
         # of the result; the passes read back only what they bound (queueing hints) and evicted.
@@ -71,7 +63,7 @@ class Passes:
         self.tracer = tracer
         self.frameworks = frameworks
         self.record = record
-        self.preemption_policy_gate = gate_enabled(gates, "PodGroupPreemptionPolicy")
+        self.preemption_policy_gate = preemption.policy_gate
         self.placement_algorithm = gate_enabled(gates, "TopologyAwareWorkloadScheduling")
         # Every live member of each group; which of them are placed is read from the cluster
         # state, so a binding, an eviction or a rolled-back trial can never leave it stale.
@@ -79,21 +71,9 @@ class Passes:
         for pod in live:
             if pod.pod_group:
                 self.members.setdefault((pod.namespace, pod.pod_group), []).append(pod)
-        running = [p for p in live if p.is_running]
-        columns_only = cluster_reads_columns_only(cluster, live)
-        self.nominator = JournaledNominator(columns_only, self.journal)
-        seed(self.nominator, (p for p in live if not p.is_running), state)
-        for fwk in frameworks.values():
-            fwk.nominator = self.nominator
-        self.preemption = PreemptionContext(
-            Hierarchy(cluster, gates),
-            Budgets(cluster.pod_disruption_budgets, running, live),
-            columns_only_cluster=columns_only,
-        )
-        for fwk in frameworks.values():
-            plugin = fwk.plugin("DefaultPreemption")
-            if plugin is not None:
-                plugin.attach(fwk, self.preemption, self.preemption_policy_gate)
+        # shared with the frameworks, which were handed them (planner.py)
+        self.nominator = nominator
+        self.preemption = preemption
         # leaf placement runs of CompositePodGroup trees, shared by every tree cycle
         self.leaf_memo = LeafMemo()
         # the clock (below) at the last eviction
@@ -164,14 +144,21 @@ class Passes:
             return self.commits > entity.failed_at_commit
         if self.evictions_version > entity.failed_at_version:
             return True
-        helped = entity.failed_plugins & _HELPED_BY_BINDINGS
-        if helped != {"InterPodAffinity"}:
-            return bool(helped)
-        # InterPodAffinity's queueing hint for an added pod (isSchedulableAfterAssignedPodChange,
-        # v1.37.0) requeues only when that pod matches every required pod-affinity term of the
-        # failed pod: a pod held back by anti-affinity alone waits for an eviction.
-        added = self.record.bound_in_order[entity.failed_at_bound:]
-        return any(matches_all_required_affinity_terms(entity.pods[0], p) for p in added)
+        # The rejecting plugins' queueing hints for the pods bound since (upstream's
+        # EventsToRegister / QueueingHintFn, on their classes): a failure none of them expects
+        # bindings to cure waits for an eviction.
+        pod = entity.pods[0]
+        fwk = self.frameworks[pod.scheduler_name]
+        bound_since = entity.failed_at_bound
+
+        def added() -> list[Pod]:
+            return self.record.bound_in_order[bound_since:]
+
+        for name in sorted(entity.failed_plugins):
+            plugin = fwk.plugin(name)
+            if plugin is not None and plugin.requeue_after_bindings(pod, added):
+                return True
+        return False
 
     def _placed_members(self, group: PodGroup) -> list[Pod]:
         return [p for p in self.members.get(group.key, ()) if self.state.node_of(p) is not None]
@@ -424,7 +411,7 @@ def _plugins_of(result: GroupCycleResult) -> set[str]:
 
 class JournaledNominator(Nominator):
     """The nominator whose nominations a tentative scope takes back: each change logs its
-    inverse in the journal while a scope is open (scheduling/nominated.py keeps no log)."""
+    inverse in the journal while a scope is open (framework/nominator.py keeps no log)."""
 
     def __init__(self, columns_only: bool, journal: Journal):
         super().__init__(columns_only)

@@ -36,11 +36,13 @@ from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
 from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Pod, PodGroup, Workload
 from podgroup_plan.outcome import Recorder
-from podgroup_plan.passes import Passes, ProgressFn
+from podgroup_plan.passes import JournaledNominator, Passes, ProgressFn
+from podgroup_plan.plugins import registry
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult
-from podgroup_plan.scheduling.columns import cluster_reads_columns_only
-from podgroup_plan.scheduling.nominated import seed
+from podgroup_plan.framework.columns import cluster_reads_columns_only
+from podgroup_plan.framework.nominator import seed
+from podgroup_plan.framework.preemption.context import PreemptionContext
 from podgroup_plan.framework.preemption.victims import Budgets
 from podgroup_plan.framework.preemption.victims import Hierarchy as PreemptionHierarchy
 from podgroup_plan.state.cluster import ClusterState
@@ -96,22 +98,35 @@ class Planner:
         # GenericWorkload off) every PodGroup goes on its own and the trees are not applied.
         trees = self._trees(cluster)
         self.handle = Handle(cluster.spread_selectors, cluster.namespaces, gates, composite_leaves=_leaves(trees))
-        self.frameworks: dict[str, Framework] = {
-            name: Framework(profile, self.handle) for name, profile in sorted(configuration.profiles.items())}
-        for fwk in self.frameworks.values():
-            fwk.tracer = tracer  # `explain` records its target's cycles; None otherwise
 
         live = [p for p in cluster.pods if p.phase not in ("Succeeded", "Failed")]
         running = [p for p in live if p.is_running]
         pending = [p for p in live if not p.is_running]
         self._input_running = running  # PodDisruptionBudgets count from these (victims.Budgets)
         self.state = ClusterState(cluster.nodes, running, {r for p in pending for r in p.requests})
+        # What every profile's cycles share, handed to each framework: the nominations (seeded
+        # from the input's status.nominatedNodeName), preemption's victim units and budgets,
+        # and `explain`'s tracer (None otherwise).
+        columns_only = cluster_reads_columns_only(cluster, live)
+        nominator = JournaledNominator(columns_only, self.journal)
+        seed(nominator, pending, self.state)
+        preemption = PreemptionContext(
+            PreemptionHierarchy(cluster, gates),
+            Budgets(cluster.pod_disruption_budgets, running, live),
+            columns_only_cluster=columns_only,
+            policy_gate=gate_enabled(gates, "PodGroupPreemptionPolicy"),
+        )
+        self.frameworks: dict[str, Framework] = {
+            name: Framework(profile, self.handle, registry.IMPLEMENTED, nominator=nominator, observer=tracer,
+                            preemption=preemption)
+            for name, profile in sorted(configuration.profiles.items())}
         self.record = Recorder(cluster, self.state, gates, self.journal)
         self.record.tracer = tracer
         self.record.hierarchy = trees
         self.trees = trees
         entities = build_queue(cluster, pending, running, self.frameworks, gates, self.record.emit, trees)
-        self.passes = Passes(self.state, self.frameworks, gates, self.record, cluster, live, tracer, self.journal)
+        self.passes = Passes(self.state, self.frameworks, gates, self.record, live, nominator, preemption, tracer,
+                             self.journal)
         self.passes.queue = entities
         # True once the passes ran over everything queued (plan(), run()); submit() clears it
         self.settled = False

@@ -25,7 +25,7 @@ from podgroup_plan.framework.status import Status
 from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
 from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
-from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
+from podgroup_plan.framework.interface import default_queue_key as priority_queue_key
 
 
 @dataclass(slots=True)

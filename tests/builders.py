@@ -13,6 +13,8 @@ that sets no request).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import re
 from fractions import Fraction
 from typing import Iterable, Mapping
@@ -159,3 +161,20 @@ def node_statuses(verdict, state: ClusterState, view=None) -> dict[str, tuple]:
         code = max(f.code for f in hits) if hits else None
         out[name] = (code.upstream_name if code is not None else None, reasons)
     return out
+
+
+@contextmanager
+def without_node_cache():
+    """Every registered plugin counted as not node-local while inside: frameworks built then
+    keep no per-signature verdicts and ask every plugin directly (the reference the signature
+    cache is compared with)."""
+    from podgroup_plan.plugins.registry import IMPLEMENTED
+
+    saved = {cls: cls.__dict__["node_local"] for cls in IMPLEMENTED.values() if "node_local" in cls.__dict__}
+    for cls in saved:
+        cls.node_local = False
+    try:
+        yield
+    finally:
+        for cls, value in saved.items():
+            cls.node_local = value

@@ -4,10 +4,10 @@ Parsing from a KubeSchedulerConfiguration lives in config/plugin_args.py; plugin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from podgroup_plan.model.objects import TopologySpreadConstraint
-from podgroup_plan.model.selectors import NodeSelector, NodeSelectorTerm
+from podgroup_plan.model.selectors import NodeSelector
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"

@@ -35,8 +35,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from podgroup_plan.errors import InputError
 from podgroup_plan.config import defaults
+from podgroup_plan.config.defaults import DEFAULT_SCHEDULER_NAME, WEIGHTED_EXTENSION_POINTS
+from podgroup_plan.config.feature_gates import (
+    FEATURE_GATES_DEFAULTS,
+    FeatureGates,
+    parse_feature_gates,
+    resolve_feature_gates,
+)
+from podgroup_plan.config.plugin_args import ARGS_TYPES, decode_args
+from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef, Profile
 from podgroup_plan.config.values import (
     API_VERSION,
     INT64,
@@ -50,15 +58,7 @@ from podgroup_plan.config.values import (
     read_list,
     read_object,
 )
-from podgroup_plan.config.defaults import DEFAULT_SCHEDULER_NAME, WEIGHTED_EXTENSION_POINTS
-from podgroup_plan.config.feature_gates import (
-    FEATURE_GATES_DEFAULTS,
-    FeatureGates,
-    parse_feature_gates,
-    resolve_feature_gates,
-)
-from podgroup_plan.config.plugin_args import ARGS_TYPES, decode_args
-from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef, Profile
+from podgroup_plan.errors import InputError
 from podgroup_plan.plugins.names import KNOWN_PLUGINS, NOT_APPLIED
 
 # Re-exported, so that callers keep importing them from here: API_VERSION and KIND
@@ -96,8 +96,9 @@ class _PluginSet:
 
 _PLUGIN_SET_POINTS = ("multiPoint",) + tuple(p for p in EXTENSION_POINTS if p != "placementFeasible")
 
-# Fields of 1.38-dev's configuration that v1.37.0 does not have (a 1.37 kube-scheduler decodes its configuration strictly and refuses them). PlacementFeasible
-# in v1.37.0 is GangScheduling whenever the profile enables it: no plugin set configures it.
+# Fields of 1.38-dev's configuration that v1.37.0 does not have (a 1.37 kube-scheduler decodes
+# its configuration strictly and refuses them). PlacementFeasible in v1.37.0 is GangScheduling
+# whenever the profile enables it: no plugin set configures it.
 NOT_IN_V1_37 = ("percentageOfPlacementsToScore", "placementFeasible")
 
 

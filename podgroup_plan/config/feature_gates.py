@@ -21,9 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from podgroup_plan.errors import InputError, Problem
-from podgroup_plan.config.values import quote
-from podgroup_plan.config.feature_gates_v1_37 import V1_37_GATE_SPECS
 from podgroup_plan.config.defaults import (
     COMPOSITE_POD_GROUP,
     GATE_DEPENDENCIES,
@@ -33,6 +30,9 @@ from podgroup_plan.config.defaults import (
     WORKLOAD_AWARE_PREEMPTION,
     WORKLOAD_WITH_JOB,
 )
+from podgroup_plan.config.feature_gates_v1_37 import V1_37_GATE_SPECS
+from podgroup_plan.config.values import quote
+from podgroup_plan.errors import InputError, Problem
 
 __all__ = [
     "FEATURE_GATES_DEFAULTS",

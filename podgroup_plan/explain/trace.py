@@ -299,7 +299,7 @@ class Tracer:
                 codes[i] = max(int(codes[i]), int(failure.code))
         if nominated:
             # The nodes holding nominated pods of equal or higher priority are judged with those
-            # pods added, as the cycle judged them (its first pass; scheduling/nominated.py).
+            # pods added, as the cycle judged them (its first pass; framework/nominator.py).
             pos = np.searchsorted(view, np.fromiter(nominated, dtype=np.intp, count=len(nominated)))
             with state.tentative():
                 for node, pods in nominated.items():

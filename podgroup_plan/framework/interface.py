@@ -9,16 +9,14 @@ smaller view, never a copy.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from podgroup_plan.framework.diagnosis import Diagnosis
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, SpreadSelector
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.framework.runtime import Diagnosis
-    from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.model.objects import GANG, CompositePodGroup, Pod, PodGroup, SpreadSelector
+from podgroup_plan.state.cluster import ClusterState
 
 MAX_NODE_SCORE = 100
 MIN_NODE_SCORE = 0
@@ -101,15 +99,66 @@ class Handle:
     composite_leaves: Mapping[tuple[str, str], tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
+class _CannotSign:
+    """The fragment of a plugin that cannot sign a pod (upstream: SignPod's non-success status)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "CANNOT_SIGN"
+
+
+CANNOT_SIGN: Any = _CannotSign()
+
+
 class Plugin:
     """Base of every plugin. `name` is upstream's plugin name; `args` the decoded pluginConfig
     args (the dataclass in config/args.py for plugins that take args, else None)."""
 
     name: ClassVar[str] = ""
+    # Node-local: the plugin's Filter verdict and raw Score for a node depend only on that node's
+    # row of the cluster state and on the pod fields `sign` returns, so the framework keeps them
+    # per pod signature and recomputes only the nodes that changed (framework/node_cache.py).
+    # Spreading and inter-pod affinity look across domains: not node-local.
+    node_local: ClassVar[bool] = False
+    # Static (node-local plugins only): the Filter verdict reads only what never changes inside a
+    # ClusterState (labels, taints, cordons, the node's name), so it is shared by every signature
+    # whose static part (the fragments of the static plugins) is the same.
+    static: ClassVar[bool] = False
 
     def __init__(self, args: Any = None, handle: Handle | None = None):
         self.args = args
         self.handle = handle or Handle()
+
+    def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
+        """This plugin's queueing hint for pods bound since `failed` was rejected by it (upstream's
+        EventsToRegister with a Pod/Add event and its QueueingHintFn): whether those bindings may
+        cure the rejection, so the pod is worth another cycle before anything is evicted.
+        `added()` gives the pods bound since, in binding order. Most rejections (resources,
+        taints, ports, node affinity) cannot be cured by other pods arriving."""
+        return False
+
+    @classmethod
+    def extension_points(cls) -> tuple[str, ...]:
+        """The extension points the plugin implements, from its base classes (upstream asks
+        the plugin's Go interfaces), in the configuration's order."""
+        return tuple(point for point, base in _EXTENSION_POINT_BASES if issubclass(cls, base))
+
+    @classmethod
+    def create(cls, args: Any, handle: Handle, framework: Any) -> "Plugin":
+        """The registry's factory (upstream's PluginFactory(args, handle)): how a framework makes
+        the plugin. `framework` is the one making it, for plugins that call back into it (upstream
+        gives them the framework as their handle: DefaultPreemption)."""
+        return cls(args, handle)
+
+    def sign(self, pod: Pod) -> Hashable:
+        """The pod's signature fragment (upstream's SignPlugin.SignPod): every pod field this
+        plugin's Filter and Score read, as a hashable value, so that two pods with equal
+        fragments get equal verdicts and raw scores on every node. `CANNOT_SIGN`: the plugin
+        cannot sign this pod, and the framework keeps nothing for it. Only node-local plugins
+        are asked; tests/plugins/test_signatures.py checks every one against pods that differ
+        in one field."""
+        return CANNOT_SIGN
 
 
 class PreFilterPlugin(Plugin):
@@ -226,12 +275,26 @@ class PodGroupGate:
 Group = PodGroup | CompositePodGroup
 
 
+def required_count(group: Group) -> int:
+    """minCount (minGroupCount for a CompositePodGroup); a basic policy counts as 1."""
+    if group.policy != GANG:
+        return 1
+    return group.min_group_count if isinstance(group, CompositePodGroup) else group.min_count
+
+
 class PreEnqueuePlugin(Plugin):
     def pre_enqueue(self, pod: Pod, podgroup: PodGroupGate | None) -> Status:
         """Success admits the pod to the queue; anything else keeps it waiting with that
         message. `podgroup` is None when the caller asks about the pod alone (its group's
         facts are not gathered yet); a plugin that judges groups then answers Success."""
         raise NotImplementedError
+
+
+def default_queue_key(priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
+    """PrioritySort's order (plugins/priority_sort.py), which a framework without a QueueSort
+    plugin uses too: higher priority first, then the earlier timestamp (objects without one
+    after those with one), then namespace and name, so the order never depends on file order."""
+    return (-priority, timestamp is None, timestamp or "", namespace, name)
 
 
 class QueueSortPlugin(Plugin):
@@ -293,3 +356,21 @@ class PodGroupPostFilterPlugin(Plugin):
     ) -> tuple[Any, Status]:
         """Runs once for a root group whose cycle ended Unschedulable. Returns (result, status)."""
         raise NotImplementedError
+
+
+# extension point (the configuration's name, config/profile.py's EXTENSION_POINTS order) -> the
+# interface a plugin implements to serve it
+_EXTENSION_POINT_BASES: tuple[tuple[str, type[Plugin]], ...] = (
+    ("preEnqueue", PreEnqueuePlugin),
+    ("queueSort", QueueSortPlugin),
+    ("preFilter", PreFilterPlugin),
+    ("filter", FilterPlugin),
+    ("postFilter", PostFilterPlugin),
+    ("preScore", PreScorePlugin),
+    ("score", ScorePlugin),
+    ("permit", PermitPlugin),
+    ("placementGenerate", PlacementGeneratePlugin),
+    ("placementFeasible", PlacementFeasiblePlugin),
+    ("placementScore", PlacementScorePlugin),
+    ("podGroupPostFilter", PodGroupPostFilterPlugin),
+)

@@ -27,7 +27,7 @@ import numpy as np
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict, ScorePlugin
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
-from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 # Recompute everything when more than this share of the nodes changed (one big numpy pass is
 # cheaper than many small ones).
@@ -35,13 +35,6 @@ _FULL_RECOMPUTE_SHARE = 0.25
 # The arrays of all entries together (about 0.24 MiB an entry at 5,000 nodes with the default
 # plugins); read when a cache is created, so tests can shrink it.
 MAX_BYTES = 48 << 20
-
-# Filters whose verdict for a node depends only on what never changes inside a ClusterState
-# (labels, taints, cordons, the node's name) and on the first part of the pod's signature.
-# Their combined verdict is computed once per such part over all nodes and shared by every
-# signature with that part (pods of other requests still share their taint and affinity
-# verdicts); the other cached filters then run only on the nodes those let through.
-STATIC_PLUGINS = frozenset({"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity"})
 
 # Memo keys: (_ENTRY, signature, skips) -> CacheEntry; (_STATIC, static signature, skips) ->
 # (passed, fail_id) of the static layer; (_SEEN, signature, skips) -> True once a signature's
@@ -54,30 +47,6 @@ _SEEN_BYTES = 64
 _COUNTED_ROWS = 64
 _STATIC = "static"
 _cache_ids = itertools.count()
-
-
-def pod_signature(pod: Pod) -> tuple:
-    """Everything a node-local plugin reads from the pod: (what the static plugins read, the
-    rest). The first part alone keys the static layer (`STATIC_PLUGINS`). Both it and the
-    whole are `HashedTuple`s."""
-    aff = pod.affinity
-    static = HashedTuple((
-        tuple(sorted(pod.node_selector.items())),
-        aff.node_required if aff is not None else None,
-        pod.tolerations,
-        pod.node_name,
-    ))
-    return HashedTuple((
-        static,
-        (
-            tuple(sorted(pod.requests.items())),
-            pod.non_zero_cpu,
-            pod.non_zero_memory,
-            pod.host_ports,
-            aff.node_preferred if aff is not None else None,
-            pod.images,
-        ),
-    ))
 
 
 @dataclass(slots=True)
@@ -121,7 +90,7 @@ class NodeLocalCache:
         self.filters = filters
         self.scorers = scorers
         n_static = 0
-        while n_static < len(filters) and filters[n_static].name in STATIC_PLUGINS:
+        while n_static < len(filters) and filters[n_static].static:
             n_static += 1
         self.static_filters = filters[:n_static]
         self.dynamic_filters = filters[n_static:]

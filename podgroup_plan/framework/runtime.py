@@ -10,20 +10,22 @@ every caller at once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
 from podgroup_plan.config import defaults
-from podgroup_plan.plugins import registry
+from podgroup_plan.config.profile import Profile
+from podgroup_plan.framework.diagnosis import Diagnosis
 from podgroup_plan.framework.interface import (
+    CANNOT_SIGN,
     MAX_NODE_SCORE,
     MAX_PLACEMENT_SCORE,
     MIN_PLACEMENT_SCORE,
     CycleState,
     FilterPlugin,
     Group,
-    StateKey,
     Handle,
     Placement,
     PlacementFeasiblePlugin,
@@ -41,39 +43,41 @@ from podgroup_plan.framework.interface import (
     PreScorePlugin,
     QueueSortPlugin,
     ScorePlugin,
+    StateKey,
+    default_queue_key,
 )
-from podgroup_plan.framework.node_cache import CacheEntry, NodeLocalCache, pod_signature
-from podgroup_plan.config.profile import Profile
+from podgroup_plan.framework.node_cache import CacheEntry, NodeLocalCache
+from podgroup_plan.framework.nominator import Nominator
+from podgroup_plan.framework.observer import CycleObserver
+from podgroup_plan.framework.placement_cache import PlacementCache
+from podgroup_plan.framework.preemption.context import PreemptionContext
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.priority_sort import queue_key as priority_queue_key
 from podgroup_plan.state.cluster import ClusterState
-
+from podgroup_plan.state.derived import HashedTuple
 
 # The framework's own CycleState data (typed keys, not magic strings).
 SKIP_FILTER_KEY: StateKey[frozenset[str]] = StateKey("framework/skipFilter")  # PreFilter's Skips
-SIGNATURE_KEY: StateKey[tuple] = StateKey("framework/signature")  # node_cache.pod_signature
+SIGNATURE_KEY: StateKey[HashedTuple] = StateKey("framework/signature")  # Framework.pod_signature
 CACHE_ENTRY_KEY: StateKey[CacheEntry] = StateKey("framework/signatureCacheEntry")  # Filter's, for Score
+
+class _Unsigned:
+    """The signature part of a pod some plugin cannot sign: equal to itself only."""
+
+    __slots__ = ("pod",)
+
+    def __init__(self, pod: Pod):
+        self.pod = pod
+
+    def __hash__(self) -> int:
+        return id(self.pod)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unsigned) and other.pod is self.pod
+
 
 # RunPlacementGeneratePlugins' answer to a generator that made no candidate (v1.37.0).
 NO_FEASIBLE_PLACEMENTS = "no feasible placements found"
-
-
-@dataclass(slots=True)
-class Diagnosis:
-    """Why nodes were rejected (upstream framework.Diagnosis), for the FitError message and
-    for preemption, which skips nodes rejected as UnschedulableAndUnresolvable."""
-
-    # reason -> number of nodes that carry it
-    reasons: dict[str, int] = field(default_factory=dict)
-    # per node of the view: 0 passed, else the Code that rejected it
-    node_codes: np.ndarray | None = None
-    pre_filter_msg: str = ""
-    unschedulable_plugins: set[str] = field(default_factory=set)
-
-    def add(self, reason: str, count: int) -> None:
-        if count:
-            self.reasons[reason] = self.reasons.get(reason, 0) + count
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +94,36 @@ class Framework:
     """One profile's instantiated plugins. Plugin instances are shared between the extension
     points they serve (as upstream), so their per-signature caches are too."""
 
-    def __init__(self, profile: Profile, handle: Handle):
+    def __init__(
+        self,
+        profile: Profile,
+        handle: Handle,
+        registry: Mapping[str, type[Plugin]],
+        *,
+        nominator: Nominator | None = None,
+        observer: CycleObserver | None = None,
+        preemption: PreemptionContext | None = None,
+        placement_cache: PlacementCache | None = None,
+    ):
+        """upstream runtime.NewFramework(registry, profile, opts...): `registry` maps the plugin
+        names a profile may enable to their classes (plugins/registry.py for the in-tree ones;
+        a name it lacks is a plugin that is not applied). The rest is what a cycle uses beyond
+        the plugins: the plan's PodNominator, shared by every profile (None: the input's
+        status.nominatedNodeName is used); an observer of the cycles (`explain`'s; None in
+        every other run); the plan-wide context of preemption (victim units, budgets; None:
+        DefaultPreemption answers with an error); and the kept placement trials (a new one
+        unless given)."""
         self.profile = profile
         self.handle = handle
+        self.registry = registry
+        self.nominator = nominator
+        self.observer = observer
+        self.preemption = preemption
+        self.placement_cache = placement_cache if placement_cache is not None else PlacementCache()
         self._instances: dict[str, Plugin] = {}
+        # framework/columns.py's answers per pod key (whether its Filter and Score read only
+        # usage columns under this profile's plugins)
+        self.reads_columns_only: dict[tuple[str, str], bool] = {}
         self.pre_filter: list[PreFilterPlugin] = self._at("preFilter", PreFilterPlugin)
         self.filter: list[FilterPlugin] = self._at("filter", FilterPlugin)
         self.pre_score: list[PreScorePlugin] = self._at("preScore", PreScorePlugin)
@@ -110,12 +140,6 @@ class Framework:
         self.pod_group_post_filter: list[PodGroupPostFilterPlugin] = self._at("podGroupPostFilter", PodGroupPostFilterPlugin)
         # Rotating start for percentageOfNodesToScore (upstream nextStartNodeIndex), from 0.
         self.next_start_node_index = 0
-        # The plan's PodNominator (scheduling/nominated.py), shared by every profile; None when
-        # nothing attaches one (then the input's status.nominatedNodeName is used).
-        self.nominator = None
-        # `explain` attaches a Tracer (podgroup_plan/explain/trace.py) that records the target's
-        # cycles; None in every other run.
-        self.tracer = None
         self._build_cache()
 
     def use_plugins(self, filter: list | None = None, score: list | None = None) -> None:
@@ -129,11 +153,18 @@ class Framework:
     def _build_cache(self) -> None:
         # The leading node-local filters and every node-local scorer share per-signature work.
         n_local = 0
-        while n_local < len(self.filter) and self.filter[n_local].name in registry.NODE_LOCAL_PLUGINS:
+        while n_local < len(self.filter) and self.filter[n_local].node_local:
             n_local += 1
         self._cached_filters = self.filter[:n_local]
         self._other_filters = self.filter[n_local:]
-        self._cached_scorers = {p.name for p, _ in self.score if p.name in registry.NODE_LOCAL_PLUGINS}
+        self._cached_scorers = {p.name for p, _ in self.score if p.node_local}
+        # The plugins whose signature fragments make the pod's signature: the static ones
+        # (leading the cached filters) key the static layer, all of them the entry.
+        n_static = 0
+        while n_static < n_local and self.filter[n_static].static:
+            n_static += 1
+        self._static_signers = self.filter[:n_static]
+        self._other_signers = self.filter[n_static:n_local] + [p for p, _ in self.score if p.name in self._cached_scorers]
         self._score_plans: dict[tuple, tuple] = {}  # see _score_plan
         self._cached_skip_sets: dict[frozenset[str], frozenset[str]] = {}  # PreFilter's Skips -> the cached filters
         self.cache = NodeLocalCache(self._cached_filters, [p for p, _ in self.score if p.name in self._cached_scorers])
@@ -146,10 +177,10 @@ class Framework:
         """The instance of plugin `name`, creating it on first use."""
         if name in self._instances:
             return self._instances[name]
-        cls = registry.plugin_class(name)
+        cls = self.registry.get(name)
         if cls is None:  # not modelled, or not implemented yet (outcome.py says which)
             return None
-        inst = cls(self.profile.plugin_args.get(name), self.handle)
+        inst = cls.create(self.profile.plugin_args.get(name), self.handle, self)
         self._instances[name] = inst
         return inst
 
@@ -273,11 +304,23 @@ class Framework:
         diagnosis.node_codes = codes
         return alive
 
-    @staticmethod
-    def _signature(cs: CycleState, pod: Pod) -> tuple:
+    def pod_signature(self, pod: Pod) -> HashedTuple | None:
+        """The pod's scheduling signature for this profile (upstream's SignPlugin fragments of
+        every plugin the signature cache serves): (the static plugins' fragments, the others').
+        Pods with equal signatures get equal cached verdicts and raw scores on every node.
+        None when a plugin cannot sign the pod (`CANNOT_SIGN`): then nothing is kept for it."""
+        static = tuple(p.sign(pod) for p in self._static_signers)
+        rest = tuple(p.sign(pod) for p in self._other_signers)
+        if any(f is CANNOT_SIGN for f in static) or any(f is CANNOT_SIGN for f in rest):
+            return None
+        return HashedTuple((HashedTuple(static), HashedTuple(rest)))
+
+    def _signature(self, cs: CycleState, pod: Pod) -> HashedTuple:
         sig = cs.read(SIGNATURE_KEY)
         if sig is None:
-            sig = pod_signature(pod)
+            sig = self.pod_signature(pod)
+            if sig is None:  # unsigned: an entry of its own, shared with no other pod
+                sig = HashedTuple((HashedTuple((_Unsigned(pod),)), HashedTuple(())))
             cs.write(SIGNATURE_KEY, sig)
         return sig
 
@@ -358,10 +401,10 @@ class Framework:
 
     def queue_key(self, priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
         """The profile's QueueSort order (all profiles share one, as upstream requires); without
-        a QueueSort plugin, PrioritySort's order."""
+        a QueueSort plugin, the default order (`interface.default_queue_key`, PrioritySort's)."""
         if self.queue_sort:
             return self.queue_sort[0].queue_key(priority, timestamp, namespace, name)
-        return priority_queue_key(priority, timestamp, namespace, name)
+        return default_queue_key(priority, timestamp, namespace, name)
 
     # ----- Placement ------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ Mirrors `staging/src/k8s.io/kube-scheduler/framework/interface.go` (Code, Status
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class Code(enum.IntEnum):

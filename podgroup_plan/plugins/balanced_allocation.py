@@ -34,7 +34,7 @@ resource order, sqrt) follow the pre-PR `balancedResourceScorer`, which the PR r
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
@@ -43,8 +43,13 @@ from podgroup_plan.framework.interface import MAX_NODE_SCORE, CycleState, PreSco
 from podgroup_plan.framework.status import SUCCESS, Status, skip
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.plugins.helper import few_rows
+from podgroup_plan.plugins.node_resources_fit import (
+    float_allocatable,
+    node_score_amounts,
+    pod_score_requests,
+    with_allocatable,
+)
 from podgroup_plan.state.derived import HashedTuple
-from podgroup_plan.plugins.node_resources_fit import float_allocatable, node_score_amounts, pod_score_requests, with_allocatable
 
 
 def balance_score(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
@@ -129,6 +134,10 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
     """Upstream NodeResourcesBalancedAllocation (PreScore, Score)."""
 
     name = "NodeResourcesBalancedAllocation"
+    node_local = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return (tuple(sorted(pod.requests.items())), pod.non_zero_cpu, pod.non_zero_memory)
 
     def __init__(self, args: NodeResourcesBalancedAllocationArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeResourcesBalancedAllocationArgs(), handle)

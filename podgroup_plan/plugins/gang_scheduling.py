@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from podgroup_plan.framework.interface import (
     Group,
-    PlacementFeasiblePlugin,
     PermitPlugin,
+    PlacementFeasiblePlugin,
     PlacementProgress,
     PodGroupGate,
     PreEnqueuePlugin,
+    required_count,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status
-from podgroup_plan.model.objects import GANG, CompositePodGroup, Pod, PodGroup
+from podgroup_plan.model.objects import GANG, Pod, PodGroup
 
 NAME = "GangScheduling"
 
@@ -32,13 +33,6 @@ GANG_BELOW_MIN_COUNT = "waiting for minCount pods from a gang to appear in sched
 WAITING_FOR_GANG = "waiting for minCount pods from a gang to be scheduled"
 # Permit's Wait times out after this long (hard-coded upstream; no plugin args).
 PERMIT_TIMEOUT_SECONDS = 300
-
-
-def required_count(group: Group) -> int:
-    """minCount (minGroupCount for a CompositePodGroup); a basic policy counts as 1."""
-    if group.policy != GANG:
-        return 1
-    return group.min_group_count if isinstance(group, CompositePodGroup) else group.min_count
 
 
 class GangScheduling(PreEnqueuePlugin, PermitPlugin, PlacementFeasiblePlugin):

@@ -23,6 +23,7 @@ score for a tuple of images is computed once for all nodes and cached.
 """
 from __future__ import annotations
 
+from typing import Hashable
 
 import numpy as np
 
@@ -78,6 +79,10 @@ class ImageLocality(ScorePlugin):
     """Upstream ImageLocality (Score)."""
 
     name = "ImageLocality"
+    node_local = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return pod.images
 
     def _all_nodes(self, state, images: tuple[str, ...]) -> np.ndarray:
         table = state.derived(_IMAGES, lambda s: _ImageTable(s.nodes))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -39,13 +39,13 @@ from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
     FilterPlugin,
-    StateKey,
     FilterVerdict,
     NodeFailure,
     PreFilterPlugin,
     PreFilterResult,
     PreScorePlugin,
     ScorePlugin,
+    StateKey,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, PodAffinityTerm
@@ -57,10 +57,8 @@ from podgroup_plan.plugins.helper.pod_match_counts import (
     namespace_labels_token,
     pod_match_domain_counts,
 )
+from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.state.cluster import ClusterState
 
 NAME = "InterPodAffinity"
 
@@ -321,6 +319,12 @@ _plugin_ids = itertools.count()
 class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
 
+    def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
+        """The queueing hint for an added pod (isSchedulableAfterAssignedPodChange, v1.37.0):
+        requeue only when that pod matches every required pod-affinity term of the failed pod;
+        a pod held back by anti-affinity alone waits for an eviction."""
+        return any(matches_all_required_affinity_terms(failed, p) for p in added())
+
     def __init__(self, args: InterPodAffinityArgs | None = None, handle=None):
         super().__init__(args if args is not None else InterPodAffinityArgs(), handle)
         self._ns_map = self.handle.namespace_labels
@@ -392,7 +396,8 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             entry = found[2][kind] = existing.match_entry(kind, pod, self._ns_token, found[3])
         return existing.refresh(entry, kind, pod, self._ns_map)
 
-    def _live(self, state: "ClusterState", shape: _Shape, key: tuple, terms: list[AffinityTerm], tkey: str) -> DomainCounts | None:
+    def _live(self, state: ClusterState, shape: _Shape, key: tuple, terms: list[AffinityTerm],
+              tkey: str) -> DomainCounts | None:
         """`_term_domains` for one of the shape's term lists (named by `key`), looked up once."""
         try:
             return shape.live[key]

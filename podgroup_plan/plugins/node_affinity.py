@@ -32,6 +32,8 @@ selector itself; a call only indexes the cached array by the view.
 """
 from __future__ import annotations
 
+from typing import Hashable
+
 import numpy as np
 
 from podgroup_plan.config.args import NodeAffinityArgs
@@ -81,6 +83,15 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     """Upstream NodeAffinity (PreFilter, Filter, PreScore, Score, NormalizeScore)."""
 
     name = "NodeAffinity"
+    node_local = True
+    static = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        aff = pod.affinity
+        if aff is None:
+            return (tuple(sorted(pod.node_selector.items())), None, None)
+        # the preferred terms are Score's: in the static part too, which only makes it finer
+        return (tuple(sorted(pod.node_selector.items())), aff.node_required, aff.node_preferred)
 
     def __init__(self, args: NodeAffinityArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeAffinityArgs(), handle)

@@ -13,6 +13,8 @@ plugin passes everything; it is kept for fidelity with configurations that list 
 """
 from __future__ import annotations
 
+from typing import Hashable
+
 import numpy as np
 
 from podgroup_plan.framework.interface import (
@@ -32,6 +34,11 @@ class NodeName(PreFilterPlugin, FilterPlugin):
     """Upstream NodeName (PreFilter, Filter)."""
 
     name = "NodeName"
+    node_local = True
+    static = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return pod.node_name
 
     def pre_filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> PreFilterResult:
         if pod.node_name:

@@ -19,6 +19,8 @@ over the view.
 """
 from __future__ import annotations
 
+from typing import Hashable
+
 import numpy as np
 
 from podgroup_plan.framework.interface import (
@@ -106,6 +108,10 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
     """Upstream NodePorts (PreFilter, Filter)."""
 
     name = "NodePorts"
+    node_local = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return pod.host_ports
 
     def pre_filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> PreFilterResult:
         wanted = wanted_ports(pod)

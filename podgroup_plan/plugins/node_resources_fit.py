@@ -45,7 +45,7 @@ feasible nodes (score), with one row per resource; nothing loops over nodes in P
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Hashable, Sequence
 
 import numpy as np
 
@@ -61,12 +61,12 @@ from podgroup_plan.framework.interface import (
     CycleState,
     FilterPlugin,
     FilterVerdict,
-    NodeFailure,
-    PreFilterPlugin,
-    PreFilterResult,
     Group,
+    NodeFailure,
     PlacementScorePlugin,
     PodGroupAssignments,
+    PreFilterPlugin,
+    PreFilterResult,
     PreScorePlugin,
     ScorePlugin,
     StateKey,
@@ -379,6 +379,10 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
     """Upstream NodeResourcesFit (PreFilter, Filter, PreScore, Score, PlacementScore)."""
 
     name = "NodeResourcesFit"
+    node_local = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return (tuple(sorted(pod.requests.items())), pod.non_zero_cpu, pod.non_zero_memory)
 
     def __init__(self, args: NodeResourcesFitArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeResourcesFitArgs(), handle)

@@ -11,7 +11,7 @@ only on its tolerations, so a call is one indexing of a cached boolean array.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -39,6 +39,11 @@ class NodeUnschedulable(FilterPlugin):
     """Upstream NodeUnschedulable (Filter)."""
 
     name = "NodeUnschedulable"
+    node_local = True
+    static = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return pod.tolerations  # whether they tolerate the unschedulable taint
 
     def __init__(self, args: Any = None, handle=None):
         super().__init__(args, handle)

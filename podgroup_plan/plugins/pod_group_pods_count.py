@@ -29,9 +29,9 @@ class PodGroupPodsCount(PlacementScorePlugin):
     name = NAME
 
     def score_placement(self, group: Group, assignments: PodGroupAssignments, state: ClusterState) -> tuple[int, Status]:
-        # With the CompositePodGroup gate upstream sums every leaf under the group; a leaf
-        # PodGroup is its own only leaf.
-        leaves = getattr(group, "leaf_keys", None) or (group.key,)
+        # With the CompositePodGroup gate upstream sums every leaf under the group
+        # (helper.GetPodGroupStates through the snapshot); a leaf PodGroup is its own only leaf.
+        leaves = self.handle.composite_leaves.get(group.key) or (group.key,)
         scheduled = sum(scheduled_count(state, key) for key in leaves)
         return scheduled + len(assignments.assignments), Status()
 

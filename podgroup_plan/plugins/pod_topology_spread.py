@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -47,7 +47,6 @@ from podgroup_plan.config.args import (
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
-    StateKey,
     FilterPlugin,
     FilterVerdict,
     NodeFailure,
@@ -55,6 +54,7 @@ from podgroup_plan.framework.interface import (
     PreFilterResult,
     PreScorePlugin,
     ScorePlugin,
+    StateKey,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status, skip
 from podgroup_plan.model.objects import Pod, TopologySpreadConstraint
@@ -72,10 +72,8 @@ from podgroup_plan.plugins.helper.pod_match_counts import (  # noqa: F401  (re-e
     pod_match_domain_counts,
 )
 from podgroup_plan.plugins.helper.taint import COMPARISON_OPERATORS_GATE, taint_table, untolerated_per_node
+from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.derived import DerivedKey, HashedTuple, Memo
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.state.cluster import ClusterState
 
 NAME = "PodTopologySpread"
 
@@ -279,6 +277,11 @@ class _PreScoreState:
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
+
+    def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
+        """EventsToRegister: an added pod changes the domains' counts, so any binding may cure
+        a skew rejection."""
+        return True
 
     def __init__(self, args: PodTopologySpreadArgs | None = None, handle=None):
         super().__init__(args if args is not None else PodTopologySpreadArgs(), handle)

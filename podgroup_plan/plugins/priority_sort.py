@@ -6,15 +6,11 @@ one), then namespace and name, so the order never depends on file order (README,
 """
 from __future__ import annotations
 
-from podgroup_plan.framework.interface import QueueSortPlugin
-
-
-def queue_key(priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
-    return (-priority, timestamp is None, timestamp or "", namespace, name)
+from podgroup_plan.framework.interface import QueueSortPlugin, default_queue_key
 
 
 class PrioritySort(QueueSortPlugin):
     name = "PrioritySort"
 
     def queue_key(self, priority: int, timestamp: str | None, namespace: str, name: str) -> tuple:
-        return queue_key(priority, timestamp, namespace, name)
+        return default_queue_key(priority, timestamp, namespace, name)

@@ -48,20 +48,6 @@ IMPLEMENTED: dict[str, type[Plugin]] = {
 assert all(cls.name == name for name, cls in IMPLEMENTED.items())
 assert frozenset(IMPLEMENTED) == names.IN_TREE
 
-# Plugins whose verdict and raw score for a node depend only on that node's row and the pod, so
-# their results can be cached per pod signature and refreshed per changed node
-# (framework/node_cache.py). Spreading and inter-pod affinity look across domains: not here.
-NODE_LOCAL_PLUGINS: frozenset[str] = frozenset({
-    "NodeUnschedulable",
-    "NodeName",
-    "TaintToleration",
-    "NodeAffinity",
-    "NodePorts",
-    "NodeResourcesFit",
-    "NodeResourcesBalancedAllocation",
-    "ImageLocality",
-})
-
 
 def plugin_class(name: str) -> type[Plugin] | None:
     """The class implementing `name`, or None for a known plugin that is not applied (out of

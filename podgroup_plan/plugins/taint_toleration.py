@@ -23,6 +23,7 @@ NodeUnschedulable and PodTopologySpread; the memo is the cluster state's (state/
 """
 from __future__ import annotations
 
+from typing import Hashable
 
 import numpy as np
 
@@ -30,10 +31,10 @@ from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
     FilterPlugin,
-    StateKey,
     FilterVerdict,
     PreScorePlugin,
     ScorePlugin,
+    StateKey,
     default_normalize_score,
 )
 from podgroup_plan.framework.status import SUCCESS, Code, Status
@@ -50,7 +51,6 @@ from podgroup_plan.plugins.helper.taint import (  # noqa: F401  (re-exported for
     tolerations_tolerate,
     untolerated_per_node,
 )
-
 from podgroup_plan.state.derived import DerivedKey, Memo
 
 # PreScore's tolerations (those with an empty or PreferNoSchedule effect), for Score.
@@ -67,6 +67,11 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
     """Upstream TaintToleration (Filter, PreScore, Score, NormalizeScore)."""
 
     name = "TaintToleration"
+    node_local = True
+    static = True
+
+    def sign(self, pod: Pod) -> Hashable:
+        return pod.tolerations
 
     # ----- shared -------------------------------------------------------------------------
 

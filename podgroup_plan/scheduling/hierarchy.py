@@ -28,19 +28,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from podgroup_plan.framework.interface import Placement, PlacementProgress, PodGroupAssignments
-from podgroup_plan.framework.node_cache import pod_signature
-from podgroup_plan.plugins.gang_scheduling import required_count
-from podgroup_plan.scheduling.columns import pod_reads_columns_only
-from podgroup_plan.state.group_members import scheduled_count
+from podgroup_plan.framework.columns import pod_reads_columns_only
+from podgroup_plan.framework.interface import Placement, PlacementProgress, PodGroupAssignments, required_count
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.hierarchy import TreeNode
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import PlacementResult
-from podgroup_plan.scheduling.placement import PlacementTrial, as_error_text, placements_unavailable, schedule_placements
+from podgroup_plan.scheduling.placement import (
+    PlacementTrial,
+    as_error_text,
+    placements_unavailable,
+    schedule_placements,
+)
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult
 from podgroup_plan.state.cluster import ClusterState
+from podgroup_plan.state.group_members import scheduled_count
 
 
 class StatusBox:
@@ -79,7 +82,7 @@ class LeafMemo:
 
     A leaf's placement algorithm (generation, every trial, scoring) depends on the parent
     placement's node rows and, when every queued pod reads only usage columns and static node
-    fields (no host ports, no pod (anti-)affinity, no spreading: scheduling/columns.py), on
+    fields (no host ports, no pod (anti-)affinity, no spreading: framework/columns.py), on
     nothing else of the cluster than those rows' usage columns; on the pods only through their
     signatures (framework/node_cache.py), and on the group's minCount, policy and topology key.
     So the run is keyed by exactly that, with the rows' usage read as bytes. Used only when no
@@ -95,16 +98,19 @@ class LeafMemo:
         self.hits = 0
 
     def key(self, fwk: Framework, group, queued: Sequence[Pod], state: ClusterState, parent: Placement) -> tuple | None:
-        if fwk.tracer is not None or fwk.profile.percentage_of_nodes_to_score is not None:
+        if fwk.observer is not None or fwk.profile.percentage_of_nodes_to_score is not None:
             return None
-        if getattr(fwk, "nominator", None) or scheduled_count(state, group.key):
+        if fwk.nominator or scheduled_count(state, group.key):
             return None
         if not all(pod_reads_columns_only(p, fwk) for p in queued):
+            return None
+        signatures = tuple(fwk.pod_signature(p) for p in queued)
+        if None in signatures:  # a plugin cannot sign a pod: nothing is kept for it
             return None
         rows = parent.nodes
         return (
             fwk.scheduler_name, group.policy, required_count(group), group.topology_key,
-            tuple(pod_signature(p) for p in queued), parent.name, rows.tobytes(),
+            signatures, parent.name, rows.tobytes(),
             state.requested.shape[0], state.requested[:, rows].tobytes(),
             state.non_zero_requested[:, rows].tobytes(), state.pod_count[rows].tobytes(),
         )
@@ -211,7 +217,7 @@ def _schedule_composite(
         best = feasible[0][0]
     else:
         candidates = [PodGroupAssignments(placements[i], tuple(r.assumed)) for i, r in feasible]
-        scores, status = fwk.run_placement_score(node, candidates, state)
+        scores, status = fwk.run_placement_score(node.group, candidates, state)
         if not status.is_success():
             return NodeResult(node, StatusBox(status), _as_results(trials))
         for (i, _), score in zip(feasible, scores):

@@ -33,11 +33,17 @@ from typing import Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.interface import MAX_PLACEMENT_SCORE, MIN_PLACEMENT_SCORE, Group, Placement, PodGroupAssignments
+from podgroup_plan.framework.interface import (
+    MAX_PLACEMENT_SCORE,
+    MIN_PLACEMENT_SCORE,
+    Group,
+    Placement,
+    PodGroupAssignments,
+    required_count,
+)
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plugins.gang_scheduling import required_count
 from podgroup_plan.result import PlacementResults
 from podgroup_plan.scheduling import placement_cache
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, run_default_algorithm
@@ -143,8 +149,8 @@ def _schedule_with_kept_trials(
     when something needs the general path (an Error, a scoring failure): it redoes the run."""
     s0 = scheduled_count(state, group.key)
     plugins = [p.name for p, _ in fwk.placement_score]
-    key = placement_cache.key_for(queued, s0, required_count(group), placements)
-    entry = placement_cache.cache_of(fwk).entry(key, placements, plugins)
+    key = placement_cache.key_for(fwk, queued, s0, required_count(group), placements)
+    entry = fwk.placement_cache.entry(key, placements, plugins)
     fresh: dict[int, GroupCycleResult] = {}  # trials run in this cycle, kept for their pods
     for i in entry.stale(state).tolist():
         result = fresh[i] = evaluate_placement(fwk, group, queued, state, placements[i])
@@ -229,7 +235,7 @@ def evaluate_placement(
     back. The group's scheduled count is read before the trial (the previous trial is undone).
     `keep`: a successful trial's assumes stay, inside the caller's checkpoint (`result.assumed`)."""
     s0 = scheduled_count(state, group.key)
-    tracer = fwk.tracer
+    tracer = fwk.observer
     if tracer is not None:  # `explain`: each pod cycle of the trial names its candidate
         tracer.placement = placement.name
     try:

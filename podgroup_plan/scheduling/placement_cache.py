@@ -1,5 +1,8 @@
 """Kept placement trials, refreshed like the node signature cache (framework/node_cache.py).
 
+The kept trials themselves (`PlacementCache`, one per framework) are
+`framework/placement_cache.py`'s; this module says when they apply and what keys them.
+
 A rack-constrained gang in a 500-rack cluster has 500 candidate placements, and each trial runs
 every pod of the gang through Filter and Score. Between two consecutive gangs of the same shape
 almost every candidate is unchanged: a trial's outcome depends on the queued pods (their
@@ -12,7 +15,7 @@ of each plugin. A candidate whose nodes changed since (`node_version` past the k
 evaluated again; the others are read from the arrays.
 
 When a kept verdict is exact (`applies`):
-* every Filter and Score plugin of the profile is node-local (registry.NODE_LOCAL_PLUGINS), or
+* every Filter and Score plugin of the profile is node-local (`Plugin.node_local`), or
   answers Skip at PreFilter and PreScore for each queued pod: PodTopologySpread without
   constraints, InterPodAffinity with no term of the pod nor of any placed pod that could apply;
   these are asked again at every cycle, because placed pods elsewhere change their answer;
@@ -26,94 +29,31 @@ cache off; a property test plans with and without it and compares the results by
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
-
-from podgroup_plan.plugins import registry
 from podgroup_plan.framework.interface import CycleState, Placement, PreFilterPlugin, PreScorePlugin
-from podgroup_plan.framework.node_cache import pod_signature
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.scheduling.schedule_one import num_feasible_nodes_to_find
 from podgroup_plan.state.cluster import ClusterState
 
 ENABLED = True
-_MAX_ENTRIES = 256
 
 
-@dataclass(slots=True)
-class Entry:
-    """Kept trials for one candidate list, aligned with it."""
-
-    placements: list[Placement]
-    concat: np.ndarray  # every candidate's rows, one after the other
-    starts: np.ndarray  # where each candidate's rows start in `concat`
-    version: np.ndarray  # state.version each kept trial saw; -1: never evaluated
-    feasible: np.ndarray  # bool
-    scheduled: np.ndarray  # pods the trial placed
-    messages: list[str | None]
-    raw: dict[str, np.ndarray] = field(default_factory=dict)  # plugin -> raw score (feasible only)
-
-    @staticmethod
-    def new(placements: list[Placement], plugins: list[str]) -> "Entry":
-        sizes = np.array([len(p.nodes) for p in placements], dtype=np.intp)
-        starts = np.zeros(len(placements), dtype=np.intp)
-        np.cumsum(sizes[:-1], out=starts[1:])
-        n = len(placements)
-        return Entry(
-            placements,
-            np.concatenate([p.nodes for p in placements]) if n else np.zeros(0, dtype=np.intp),
-            starts,
-            np.full(n, -1, dtype=np.int64),
-            np.zeros(n, dtype=bool),
-            np.zeros(n, dtype=np.int64),
-            [None] * n,
-            {name: np.zeros(n, dtype=np.int64) for name in plugins},
-        )
-
-    def stale(self, state: ClusterState) -> np.ndarray:
-        """Positions whose nodes changed after their kept trial (or that were never tried)."""
-        if not len(self.placements):
-            return np.zeros(0, dtype=np.intp)
-        latest = np.maximum.reduceat(state.node_version[self.concat], self.starts)
-        return np.flatnonzero(latest > self.version)
-
-
-class PlacementCache:
-    """One per framework (profile): its plugins decide what a trial computes."""
-
-    def __init__(self) -> None:
-        self.entries: dict[tuple, Entry] = {}
-
-    def entry(self, key: tuple, placements: list[Placement], plugins: list[str]) -> Entry:
-        e = self.entries.get(key)
-        if e is None or e.placements is not placements:
-            if len(self.entries) >= _MAX_ENTRIES:
-                self.entries.clear()
-            e = self.entries[key] = Entry.new(placements, plugins)
-        return e
-
-
-def cache_of(fwk: Framework) -> PlacementCache:
-    cache = getattr(fwk, "placement_cache", None)
-    if cache is None:
-        cache = fwk.placement_cache = PlacementCache()
-    return cache
-
-
-def key_for(queued: list[Pod] | tuple[Pod, ...], scheduled: int, min_count: int, placements: list[Placement]) -> tuple:
-    return (tuple(pod_signature(p) for p in queued), scheduled, min_count, id(placements))
+def key_for(fwk: Framework, queued: list[Pod] | tuple[Pod, ...], scheduled: int, min_count: int,
+            placements: list[Placement]) -> tuple:
+    """What keys a kept trial; only asked when `applies` (so every queued pod is signed)."""
+    return (tuple(fwk.pod_signature(p) for p in queued), scheduled, min_count, id(placements))
 
 
 def applies(fwk: Framework, queued, state: ClusterState, placements: list[Placement]) -> bool:
     """Whether a kept trial is exactly what running it again would give (module docstring)."""
     if not ENABLED or not placements:
         return False
-    if getattr(fwk, "nominator", None) or getattr(fwk, "tracer", None) is not None:
+    if fwk.nominator or fwk.observer is not None:
         return False  # nominations change Filter without changing rows; `explain` traces every trial
     if any(p.nominated_node_name for p in queued):
         return False
+    if any(fwk.pod_signature(p) is None for p in queued):
+        return False  # a plugin cannot sign the pod: nothing is kept for it
     pct = fwk.profile.percentage_of_nodes_to_score
     if pct is not None and any(num_feasible_nodes_to_find(pct, len(p.nodes)) < len(p.nodes) for p in placements):
         return False
@@ -121,8 +61,8 @@ def applies(fwk: Framework, queued, state: ClusterState, placements: list[Placem
 
 
 def _node_local(fwk: Framework, queued, state: ClusterState) -> bool:
-    filters = [p for p in fwk.filter if p.name not in registry.NODE_LOCAL_PLUGINS]
-    scorers = [p for p, _ in fwk.score if p.name not in registry.NODE_LOCAL_PLUGINS]
+    filters = [p for p in fwk.filter if not p.node_local]
+    scorers = [p for p, _ in fwk.score if not p.node_local]
     if not filters and not scorers:
         return True
     # every pod is asked: spreading and affinity read fields the signature leaves out (labels,

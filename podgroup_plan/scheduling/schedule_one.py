@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from podgroup_plan.framework.diagnosis import Diagnosis, fit_error_message
+from podgroup_plan.framework.filter_nominated import filter_with_nominated
 from podgroup_plan.framework.interface import CycleState
-from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.scheduling.nominated import filter_with_nominated
 from podgroup_plan.state.cluster import ClusterState
 
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
@@ -43,21 +44,6 @@ class PodScheduleResult:
         return self.status.message
 
 
-def fit_error_message(num_all_nodes: int, diagnosis: Diagnosis, post_filter_msg: str = "") -> str:
-    """`0/N nodes are available: ` + sorted `COUNT reason` entries + `.` (FitError.Error())."""
-    msg = f"0/{num_all_nodes} nodes are available:"
-    if diagnosis.pre_filter_msg:
-        msg += f" {diagnosis.pre_filter_msg}."
-    else:
-        entries = sorted(f"{count} {reason}" for reason, count in diagnosis.reasons.items())
-        if entries:
-            msg += f" {', '.join(entries)}."
-    if post_filter_msg:
-        # The PostFilter text follows as it is (it carries its own final punctuation, if any).
-        msg += f" {post_filter_msg}"
-    return msg
-
-
 def num_feasible_nodes_to_find(percentage: int | None, num_all_nodes: int) -> int:
     """upstream numFeasibleNodesToFind; None (unset) means every node (our deviation)."""
     if percentage is None or num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
@@ -75,7 +61,7 @@ def schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarray
     if view is None:
         view = state.all_nodes
     result = _schedule_pod(fwk, pod, state, view)
-    tracer = fwk.tracer
+    tracer = fwk.observer
     if tracer is not None and tracer.wants(pod):
         # `explain`: the same plugins asked about the same state, before anything is assumed.
         tracer.pod_cycle(fwk, pod, state, view, result)
@@ -140,7 +126,7 @@ def _unfit(pod: Pod, num_all: int, diagnosis: Diagnosis, view: np.ndarray) -> Po
 def _nominated_row(fwk: Framework, pod: Pod, state: ClusterState, candidates: np.ndarray) -> int | None:
     """The pod's nominated node among `candidates`: the plan's nomination when a nominator
     is attached, else `status.nominatedNodeName` from the input."""
-    nominator = getattr(fwk, "nominator", None)
+    nominator = fwk.nominator
     if nominator is not None:
         row = nominator.node_of(pod)
     else:

@@ -166,7 +166,7 @@ class ClusterState:
         """Add amounts to the usage columns of node `rows` (requested: resources x rows,
         non_zero: 2 x rows, count: rows; rows distinct) without moving any pod. Preemption uses
         it to take every potential victim off the nodes at once, and Filter to add nominated
-        pods, for plugins that read only these columns (scheduling/columns.py says when that is
+        pods, for plugins that read only these columns (framework/columns.py says when that is
         exact). Only inside a checkpoint: a rollback always undoes it.
 
         `touch=False` leaves the node versions alone, so version-keyed caches do not see the

@@ -14,7 +14,9 @@ import numpy as np
 
 from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
-from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.plugins.registry import IMPLEMENTED
+from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code
 from podgroup_plan.loading import load_input
 from podgroup_plan.scheduling.schedule_one import schedule_pod
@@ -32,7 +34,7 @@ def framework_report(paths: Sequence[str], feature_gates: Mapping[str, bool] | N
     config = scheduler_config if scheduler_config is not None else cluster.scheduler_config
     profiles = build_profiles(config, gates)
     handle = Handle(cluster.spread_selectors, cluster.namespaces, gates)
-    frameworks = {name: Framework(profile, handle) for name, profile in sorted(profiles.items())}
+    frameworks = {name: Framework(profile, handle, IMPLEMENTED) for name, profile in sorted(profiles.items())}
     live = [p for p in cluster.pods if p.phase not in ("Succeeded", "Failed")]
     running = [p for p in live if p.is_running]
     pending = [p for p in live if not p.is_running]

@@ -99,6 +99,7 @@ def test_a_kept_cycle_leaves_the_state_as_the_long_way_does():
     from podgroup_plan.config.configuration import resolve_configuration
     from podgroup_plan.framework.interface import Handle
     from podgroup_plan.framework.runtime import Framework
+    from podgroup_plan.plugins.registry import IMPLEMENTED
     from podgroup_plan.state.cluster import ClusterState
 
     nodes = [Node(name=f"n{i}", labels={"kubernetes.io/hostname": f"n{i}"},
@@ -108,7 +109,7 @@ def test_a_kept_cycle_leaves_the_state_as_the_long_way_does():
     placed = {}
     for keep in (True, False):
         config = resolve_configuration(None, None, None, None, "<config>")
-        fwk = Framework(config.profiles["default-scheduler"], Handle((), {}, config.gates))
+        fwk = Framework(config.profiles["default-scheduler"], Handle((), {}, config.gates), IMPLEMENTED)
         state = ClusterState(nodes, (), {"cpu", "memory"})
         result = cycle.run_root_algorithm(fwk, group, members, state, commit=keep)
         assert result.status.is_success() and result.assumed == keep

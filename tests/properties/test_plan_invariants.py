@@ -12,7 +12,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.plugins import registry
+from builders import without_node_cache
 from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup, Taint, Toleration
 from podgroup_plan.plan import plan
 
@@ -112,12 +112,8 @@ def test_result_does_not_depend_on_input_order(cluster, seed):
 @given(clusters())
 def test_signature_cache_changes_nothing(cluster):
     cached = plan(cluster).to_dict()
-    saved = registry.NODE_LOCAL_PLUGINS
-    registry.NODE_LOCAL_PLUGINS = frozenset()
-    try:
+    with without_node_cache():
         uncached = plan(cluster).to_dict()
-    finally:
-        registry.NODE_LOCAL_PLUGINS = saved
     assert cached == uncached
 
 
@@ -146,12 +142,8 @@ def test_signature_cache_changes_nothing_on_heterogeneous_clusters(nodes, pods, 
         cached = plan(cluster).to_dict()
     finally:
         node_cache.MAX_BYTES = saved_budget
-    saved = registry.NODE_LOCAL_PLUGINS
-    registry.NODE_LOCAL_PLUGINS = frozenset()
-    try:
+    with without_node_cache():
         uncached = plan(cluster).to_dict()
-    finally:
-        registry.NODE_LOCAL_PLUGINS = saved
     assert cached == uncached
 
 

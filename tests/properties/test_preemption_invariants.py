@@ -150,8 +150,8 @@ def test_plan_terminates_within_capacity(cluster):
 def test_column_shortcuts_change_nothing(cluster):
     """Victim removal and nominated pods modelled on the usage columns, and the reprieve that
     leaves unchecked the units on no node the preemptor uses, give the very plan the pod-by-pod
-    way checking every unit gives (scheduling/columns.py)."""
-    import podgroup_plan.passes as plan_module
+    way checking every unit gives (framework/columns.py)."""
+    import podgroup_plan.planner as plan_module
     import podgroup_plan.framework.preemption.pod_group_preemption as wap
 
     fast = _plan(cluster)

@@ -5,6 +5,7 @@ import numpy as np
 
 from podgroup_plan.framework.interface import FilterPlugin, FilterVerdict, Handle, NodeFailure, ScorePlugin
 from podgroup_plan.config.profile import PluginRef, Profile
+from podgroup_plan.plugins.registry import IMPLEMENTED
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Node, Pod, PodGroup
@@ -47,7 +48,7 @@ class PreferLabel(ScorePlugin):
 
 def framework(filters=(FitsCpu, RejectByLabel), scores=(PreferLabel,), gang=True, name="default-scheduler"):
     plugins = {"placementFeasible": (PluginRef("GangScheduling"),) if gang else ()}
-    fwk = Framework(Profile(name, plugins), Handle())
+    fwk = Framework(Profile(name, plugins), Handle(), IMPLEMENTED)
     fwk.use_plugins(filter=[cls() for cls in filters], score=[(cls(), 1) for cls in scores])
     return fwk
 

@@ -8,6 +8,7 @@ import pytest
 
 from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import Handle, Placement, PodGroupAssignments
+from podgroup_plan.plugins.registry import IMPLEMENTED
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import PodGroup
 from podgroup_plan.plugins.node_resources_fit import NodeResourcesFit
@@ -24,7 +25,7 @@ RACK = "topology.kubernetes.io/rack"
 
 def default_framework(config=None) -> Framework:
     gates = resolve_feature_gates(None)
-    return Framework(build_profiles(config, gates)["default-scheduler"], Handle(feature_gates=gates))
+    return Framework(build_profiles(config, gates)["default-scheduler"], Handle(feature_gates=gates), IMPLEMENTED)
 
 
 def rack_node(name, rack, cpu=4000):

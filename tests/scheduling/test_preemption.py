@@ -12,7 +12,9 @@ import pytest
 
 from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
-from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.plugins.registry import IMPLEMENTED
+from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import (
     ClusterInput,
@@ -21,7 +23,8 @@ from podgroup_plan.model.objects import (
     PodGroup,
 )
 from podgroup_plan.model.selectors import LabelSelector
-from podgroup_plan.scheduling.nominated import Nominator, filter_with_nominated
+from podgroup_plan.framework.filter_nominated import filter_with_nominated
+from podgroup_plan.framework.nominator import Nominator
 from podgroup_plan.framework.preemption.default_preemption import pick_one_node
 from podgroup_plan.framework.preemption.victims import (
     COMPOSITE_POD_GROUP,
@@ -159,15 +162,14 @@ def test_pick_one_node(candidates, expected):
     assert pick_one_node(candidates)[0] == expected
 
 
-def _framework():
+def _framework(nominator=None):
     profile = build_profiles(None, GATES)["default-scheduler"]
-    return Framework(profile, Handle(feature_gates=GATES))
+    return Framework(profile, Handle(feature_gates=GATES), IMPLEMENTED, nominator=nominator)
 
 
 def test_nominated_pods_of_equal_or_higher_priority_count():
     state = make_state([make_node("n1", cpu=4, memory="8Gi"), make_node("n2", cpu=4, memory="8Gi")])
-    fwk = _framework()
-    fwk.nominator = Nominator()
+    fwk = _framework(Nominator())
     fwk.nominator.nominate(make_pod("big", requests={"cpu": 3}, priority=10), 0)
     view = state.all_nodes
 
@@ -184,8 +186,7 @@ def test_nominated_pods_of_equal_or_higher_priority_count():
 
 def test_a_placed_nominated_pod_is_not_counted_twice():
     state = make_state([make_node("n1", cpu=4, memory="8Gi")])
-    fwk = _framework()
-    fwk.nominator = Nominator()
+    fwk = _framework(Nominator())
     big = make_pod("big", requests={"cpu": 2}, priority=10)
     fwk.nominator.nominate(big, 0)
     state.assume(big, 0)

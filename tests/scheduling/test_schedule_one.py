@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-from podgroup_plan.framework.runtime import Diagnosis
-from podgroup_plan.scheduling.schedule_one import fit_error_message, num_feasible_nodes_to_find, schedule_pod
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.framework.diagnosis import fit_error_message
+from podgroup_plan.scheduling.schedule_one import num_feasible_nodes_to_find, schedule_pod
 
 from .fakes import framework, node, pod, state
 
@@ -99,10 +100,11 @@ def test_percentage_of_nodes_to_score_samples_from_a_rotating_start():
     from podgroup_plan.framework.interface import Handle
     from podgroup_plan.config.profile import Profile
     from podgroup_plan.framework.runtime import Framework
+    from podgroup_plan.plugins.registry import IMPLEMENTED
 
     from .fakes import FitsCpu, PreferLabel
 
-    fwk = Framework(Profile("default-scheduler", {}, percentage_of_nodes_to_score=50), Handle())
+    fwk = Framework(Profile("default-scheduler", {}, percentage_of_nodes_to_score=50), Handle(), IMPLEMENTED)
     fwk.use_plugins(filter=[FitsCpu()], score=[(PreferLabel(), 1)])
     nodes = [node(f"n{i:03d}", **({"prefer": "1"} if i == 150 else {})) for i in range(200)]
     s = state(nodes)

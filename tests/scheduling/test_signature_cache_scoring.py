@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from builders import make_node, make_pod, make_state
-from podgroup_plan.plugins import registry
+from builders import make_node, make_pod, make_state, without_node_cache
 from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle
-from podgroup_plan.framework.runtime import CACHE_ENTRY_KEY, Diagnosis, Framework
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.plugins.registry import IMPLEMENTED
+from podgroup_plan.framework.runtime import CACHE_ENTRY_KEY, Framework
 
 
 def framework() -> Framework:
     gates = resolve_feature_gates(None)
-    return Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates))
+    return Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates), IMPLEMENTED)
 
 
 def cycle(fwk: Framework, pod, state):
@@ -34,12 +35,8 @@ def test_first_pod_transient_second_kept_and_filled_all_as_uncached():
     running = [make_pod(f"r{i}", node_name=f"n{i}", requests={"cpu": 300 * i, "memory": (i % 4) << 29}) for i in range(9)]
     pods = [make_pod(name, requests={"cpu": 250, "memory": 1 << 29}) for name in ("a", "b", "c")]
     cached = framework()
-    saved = registry.NODE_LOCAL_PLUGINS
-    registry.NODE_LOCAL_PLUGINS = frozenset()
-    try:
+    with without_node_cache():
         uncached = framework()  # built without the cache: every plugin asked directly
-    finally:
-        registry.NODE_LOCAL_PLUGINS = saved
     state, plain_state = make_state(nodes, running), make_state(nodes, running)
 
     for k, pod in enumerate(pods):

@@ -12,14 +12,16 @@ import pytest
 from builders import make_node, make_pod, make_state
 from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
 from podgroup_plan.framework.interface import CycleState, Handle, ScorePlugin
-from podgroup_plan.framework.runtime import Diagnosis, Framework
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.plugins.registry import IMPLEMENTED
+from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import Toleration
 from podgroup_plan.plugins.taint_toleration import TaintToleration
 
 
 def framework() -> Framework:
     gates = resolve_feature_gates(None)
-    return Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates))
+    return Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates), IMPLEMENTED)
 
 
 def totals(fwk: Framework, pod, state) -> tuple[list[int], list[int]]:

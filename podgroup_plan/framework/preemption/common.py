@@ -11,36 +11,24 @@ from typing import Sequence
 import numpy as np
 
 from podgroup_plan.config.args import DefaultPreemptionArgs
+from podgroup_plan.framework.columns import pod_reads_columns_only
+from podgroup_plan.framework.diagnosis import Diagnosis
+from podgroup_plan.framework.filter_nominated import filter_with_nominated
 from podgroup_plan.framework.interface import CycleState
-from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Diagnosis, Framework
+from podgroup_plan.framework.preemption.context import PreemptionContext
+from podgroup_plan.framework.preemption.victims import VictimUnit
+from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.scheduling.columns import pod_reads_columns_only
-from podgroup_plan.scheduling.nominated import filter_with_nominated
-from podgroup_plan.framework.preemption.victims import Budgets, Hierarchy, VictimUnit
 from podgroup_plan.state.cluster import ClusterState
 
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 
 
-@dataclass
-class PreemptionContext:
-    """Plan-wide inputs of preemption."""
-
-    hierarchy: Hierarchy
-    budgets: Budgets
-    # True when no plugin a preemptor uses can be affected by a pod on another node, nor by a
-    # pod's own fields beyond the usage columns (no pod (anti-)affinity anywhere in the input);
-    # the pod-level checks are done by `column_only(pod, fwk)`.
-    columns_only_cluster: bool = False
-
-    def placed(self, state: ClusterState):
-        return lambda pod: state.node_of(pod) is not None
-
-    def column_only(self, pod: Pod, fwk: Framework | None = None) -> bool:
-        """Whether every filter and score the pod meets reads only a node's usage columns and
-        the node's own static fields, so that removing pods can be modelled on the columns."""
-        return self.columns_only_cluster and pod_reads_columns_only(pod, fwk)
+def column_only(ctx: PreemptionContext, pod: Pod, fwk: Framework | None = None) -> bool:
+    """Whether every filter and score the pod meets reads only a node's usage columns and the
+    node's own static fields, so that removing pods can be modelled on the columns."""
+    return ctx.columns_only_cluster and pod_reads_columns_only(pod, fwk)
 
 
 @dataclass
@@ -82,7 +70,7 @@ def fits_on_node(fwk: Framework, pod: Pod, state: ClusterState, node: int,
 
     `prefiltered` (pod key -> (cycle state, PreFilter's answer)) reuses one PreFilter run per
     pod; only for pods whose PreFilter state cannot depend on the pods of the cluster
-    (scheduling/columns.py), as upstream reuses the re-run's cycle state. `skips`: plugins whose
+    (framework/columns.py), as upstream reuses the re-run's cycle state. `skips`: plugins whose
     PreFilter answered Skip in that re-run; their Filter stays skipped (see
     pod_group_preemption.rerun_skips)."""
     view = np.array([node], dtype=np.intp)

@@ -20,9 +20,7 @@ first node in name order, so the same input always gets the same candidates.
 """
 from __future__ import annotations
 
-from podgroup_plan.framework.runtime import Diagnosis, Framework
-from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import PREEMPT_NEVER, Pod
+from podgroup_plan.framework.diagnosis import Diagnosis, fit_error_message
 from podgroup_plan.framework.preemption.common import (
     NOT_ELIGIBLE_NEVER,
     PreemptionContext,
@@ -35,7 +33,9 @@ from podgroup_plan.framework.preemption.common import (
 )
 from podgroup_plan.framework.preemption import screen
 from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
-from podgroup_plan.scheduling.schedule_one import fit_error_message
+from podgroup_plan.framework.runtime import Framework
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import PREEMPT_NEVER, Pod
 from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "preemption: "
@@ -127,7 +127,7 @@ def _terminating_victim_on_nominated_node(fwk: Framework, ctx: PreemptionContext
     """PodEligibleToPreemptOthers: a pod nominated to a node (unless Filter found that node
     UnschedulableAndUnresolvable) where a lower-priority pod is terminating because of
     preemption waits for it instead of preempting again."""
-    nominator = getattr(fwk, "nominator", None)
+    nominator = fwk.nominator
     node = nominator.node_of(pod) if nominator is not None else None
     if node is None:
         return False

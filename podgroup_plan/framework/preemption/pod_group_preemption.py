@@ -28,22 +28,23 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from podgroup_plan.framework.columns import filter_is_node_local, has_required_anti_affinity
 from podgroup_plan.framework.interface import CycleState
-from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Framework
-from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, Pod, PodGroup
 from podgroup_plan.framework.preemption.common import (
     NOT_ELIGIBLE_NEVER,
     PreemptionContext,
     PreemptionOutcome,
+    column_only,
     fits_on_node,
     remove_units,
     restore_unit,
     with_prefix,
 )
-from podgroup_plan.scheduling.columns import filter_is_node_local, has_required_anti_affinity
 from podgroup_plan.framework.preemption.usage import priority_usage
 from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
+from podgroup_plan.framework.runtime import SKIP_FILTER_KEY, Framework
+from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, Pod, PodGroup
 from podgroup_plan.state.cluster import ClusterState
 
 PREFIX = "pod group preemption: "
@@ -84,7 +85,7 @@ def _preempt(fwk: Framework, ctx: PreemptionContext, group: PodGroup, pods: Sequ
     ongoing = _ongoing_preemption(fwk, ctx, pods, priority, state)
     if ongoing is not None:
         return ongoing
-    if all(ctx.column_only(p, fwk) for p in pods):
+    if all(column_only(ctx, p, fwk) for p in pods):
         return _on_columns(fwk, ctx, priority, state, rerun)
     return _pod_by_pod(fwk, ctx, priority, state, rerun, pods)
 
@@ -94,7 +95,7 @@ def _ongoing_preemption(fwk: Framework, ctx: PreemptionContext, pods: Sequence[P
     """A preemption already in flight: a member is nominated to a node where a lower-priority
     pod is terminating because of preemption. v1.37.0 (PR #140641) answers Success and keeps
     the current nominations; the group waits for the victims to go."""
-    nominator = getattr(fwk, "nominator", None)
+    nominator = fwk.nominator
     if nominator is None:
         return None
     nominated = [(p, n) for p in pods if (n := nominator.node_of(p)) is not None]
@@ -116,7 +117,7 @@ def _success(victims: list[VictimUnit], assignments: list[tuple[Pod, int]], viol
 
 def _log_for(fwk: Framework) -> list | None:
     """A list to record the reprieve's verdicts in when `explain` is tracing, else None."""
-    return [] if getattr(fwk, "tracer", None) is not None else None
+    return [] if fwk.observer is not None else None
 
 
 # The reprieve's verdicts as `explain` words them.
@@ -227,7 +228,7 @@ def _pod_by_pod(fwk: Framework, ctx: PreemptionContext, priority: int, state: Cl
 
 def _needs_check(fwk: Framework, pods: Sequence[Pod], assignments: Sequence[tuple[Pod, int]]):
     """Which units the reprieve must check. When every preemptor pod's Filter verdict on a node
-    depends only on that node's pods (scheduling/columns.py), a unit with no pod on a node the
+    depends only on that node's pods (framework/columns.py), a unit with no pod on a node the
     re-run used and no required anti-affinity of its own cannot change a verdict: it is put
     back unchecked (its pods stay removed until the trial is rolled back, which changes
     nothing the checks see). Otherwise every unit is checked."""

@@ -10,16 +10,14 @@ assume, forget and rollback, so a plugin reads a column instead of replaying pod
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.model.selectors import LabelSelector
+from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.derived import DerivedKey
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.state.cluster import ClusterState
 
 LABEL_METADATA_NAME = "kubernetes.io/metadata.name"
 

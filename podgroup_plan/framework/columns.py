@@ -5,7 +5,8 @@ nodes. Both are exact as pod-by-pod changes of the cluster state; both are much 
 shift of the usage columns (`ClusterState.shift_usage`) when no plugin a pod meets can tell the
 difference: the node-local plugins read a node's requested resources and pod count, which the
 shift changes, and static node fields; only host ports (NodePorts) and the plugins that look at
-pods across a domain (InterPodAffinity, PodTopologySpread) read the pods themselves (and PodTopologySpread only for a pod it gives a constraint).
+pods across a domain (InterPodAffinity, PodTopologySpread) read the pods themselves (and
+PodTopologySpread only for a pod it gives a constraint).
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def pod_reads_columns_only(pod: Pod, fwk=None) -> bool:
         return False
     if fwk is None:
         return True
-    cache = fwk.__dict__.setdefault("_reads_columns_only", {})
+    cache = fwk.reads_columns_only
     got = cache.get(pod.key)
     if got is None:
         spread = fwk.plugin("PodTopologySpread") if _uses(fwk, "PodTopologySpread") else None
