@@ -58,7 +58,7 @@ from podgroup_plan.config.values import (
     read_list,
     read_object,
 )
-from podgroup_plan.errors import InputError
+from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.plugins.names import KNOWN_PLUGINS, NOT_APPLIED
 
 # Re-exported, so that callers keep importing them from here: API_VERSION and KIND
@@ -511,7 +511,7 @@ def resolve_configuration(
     `scheduler_config` (the --scheduler-config file, named `config_source`) wins over a
     configuration found among the manifests; no configuration is the default profile. Raises
     InputError with every problem of the gates and the configuration together."""
-    problems = []
+    problems: list[Problem] = []
     try:
         gates = resolve_feature_gates(feature_gates)
     except InputError as exc:

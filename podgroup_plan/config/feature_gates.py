@@ -195,8 +195,8 @@ def parse_feature_gates(text: str, source: str = FEATURE_GATES_SOURCE) -> dict[s
             ))
             continue
         out[name] = parsed
-    for name, value in out.items():
-        problem = _check(name, value, source)
+    for name, parsed in out.items():
+        problem = _check(name, parsed, source)
         if problem is not None:
             problems.append(problem)
     if problems:

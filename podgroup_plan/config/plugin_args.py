@@ -273,6 +273,7 @@ def _pod_topology_spread(ctx: Ctx, args: Mapping, path: str) -> PodTopologySprea
         ))
     if len(ctx.problems) > n:
         return None
+    assert defaulting is not None  # read with its default above
     return PodTopologySpreadArgs(tuple(constraints), defaulting)
 
 

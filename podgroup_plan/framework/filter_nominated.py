@@ -42,6 +42,7 @@ def filter_with_nominated(
     codes = np.zeros(len(view), dtype=np.int8)
     if len(plain):
         passed[~special_mask] = fwk.run_filter(cs, pod, state, plain, diagnosis)
+        assert diagnosis.node_codes is not None  # run_filter sets them
         codes[~special_mask] = diagnosis.node_codes
 
     # First pass: with the nominated pods added to their nodes (and to PreFilter's state).
@@ -59,6 +60,7 @@ def filter_with_nominated(
             status, _, _ = fwk.run_pre_filter(cs2, pod, state, special)
         if status.is_success():
             ok = fwk.run_filter(cs2, pod, state, special, with_nominated, fresh=on_columns)
+            assert with_nominated.node_codes is not None
             special_codes = with_nominated.node_codes.copy()
         else:
             ok = np.zeros(len(special), dtype=bool)

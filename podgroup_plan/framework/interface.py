@@ -331,8 +331,10 @@ class PlacementScorePlugin(Plugin):
     ) -> tuple[int, Status]:
         raise NotImplementedError
 
-    def normalize_placement_scores(self, group: Group, scores: list[int]) -> tuple[list[int], Status]:
-        """NormalizePlacementScore; the default (no PlacementScoreExtensions) keeps raw scores."""
+    def normalize_placement_scores(self, group: Group, scores: Any) -> tuple[Any, Status]:
+        """NormalizePlacementScore; the default (no PlacementScoreExtensions) keeps raw scores.
+        `scores` is a list of ints (the general path) or an int64 array (kept trials), and the
+        answer is of the same kind."""
         return scores, Status()
 
 

@@ -73,7 +73,7 @@ class CacheEntry:
     transient: bool = False
 
     def size(self) -> int:
-        total = self.passed.nbytes + self.fail_id.nbytes + self.codes.nbytes
+        total = self.passed.nbytes + self.fail_id.nbytes + (self.codes.nbytes if self.codes is not None else 0)
         for values in self.raw.values():
             total += values.nbytes
         if self.plain_sum is not None:
@@ -204,6 +204,7 @@ class NodeLocalCache:
                 e.nbytes = size
                 self._bind(state).resize(e.key, e.nbytes)
         else:
+            assert e.plain_sum is not None  # filled for every node first (rows None)
             e.plain_sum[rows] = plain_part
         e.score_version = state.version
 
@@ -217,7 +218,7 @@ class NodeLocalCache:
         """Signature entries (not static layers nor marks) in the memo last used."""
         if self._memo is None:
             return 0
-        return sum(1 for k in self._memo.keys() if k[0] == _ENTRY)
+        return sum(1 for k in self._memo.keys() if isinstance(k, tuple) and k[0] == _ENTRY)
 
     def _failure_id(self, plugin: str, reasons: tuple[str, ...], code: int) -> int:
         k = (plugin, reasons, code)
@@ -250,7 +251,8 @@ class NodeLocalCache:
         memo = self._memo = state.memo(self.key, self.max_bytes)
         return memo
 
-    def _filter_all(self, cs, pod, state, skipped, static_signature: tuple):
+    def _filter_all(self, cs, pod, state, skipped, static_signature: tuple
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, int]]:
         """(passed, fail_id, codes, counts) over every node: `_filter_rows` plus the codes and
         counts, taken from the static layer's and corrected only where the other cached filters
         rejected nodes (usually none or few)."""

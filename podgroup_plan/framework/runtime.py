@@ -259,6 +259,7 @@ class Framework:
             # The usual single-pod cycle: the entry keeps every node's code and the count per
             # failure id, so the diagnosis costs two copies (none when the entry is this pod's
             # own: transient, kept nowhere).
+            assert entry.codes is not None  # filled by filter_entry
             alive = entry.passed if entry.transient else entry.passed.copy()
             codes = entry.codes if entry.transient else entry.codes.copy()
             counts = self.cache.counts(entry)
@@ -278,11 +279,10 @@ class Framework:
             codes = self.cache.shifted_codes().take(shifted) if ids else np.zeros(len(view), dtype=np.int8)
         # ids ascending, so the reasons are added in the same order whichever way they came
         for fid in ids:
-            plugin, reasons, _ = self.cache.failures[fid]
-            diagnosis.unschedulable_plugins.add(plugin)
-            count = counts[fid]
+            failed_plugin, reasons, _ = self.cache.failures[fid]
+            diagnosis.unschedulable_plugins.add(failed_plugin)
             for reason in reasons:
-                diagnosis.add(reason, count)
+                diagnosis.add(reason, counts[fid])
         for plugin in self._other_filters:
             if plugin.name in skipped or not alive.any():
                 continue
@@ -293,10 +293,10 @@ class Framework:
             diagnosis.unschedulable_plugins.add(plugin.name)
             for failure in verdict.failures:
                 hit = failure.mask & newly
-                count = np.count_nonzero(hit)
-                if count:
+                hits = int(np.count_nonzero(hit))
+                if hits:
                     for reason in failure.reasons:
-                        diagnosis.add(reason, count)
+                        diagnosis.add(reason, hits)
                     # codes are >= 0, so a 0 where not hit changes nothing (a masked ufunc
                     # costs about ten times more)
                     np.maximum(codes, hit * np.int8(int(failure.code)), out=codes)
@@ -338,10 +338,13 @@ class Framework:
             entry = None  # scored at the feasible nodes only, as without the cache
         cached, summed, rest = self._score_plan(frozenset(skipped), entry is not None)
         if summed:
+            assert entry is not None  # _score_plan sums only with an entry
             self.cache.raw_scores(entry, cs, pod, state, cached, summed)
+            assert entry.plain_sum is not None  # raw_scores fills it
             total = entry.plain_sum[feasible]  # a gather: this call's own array
         else:
             if cached:
+                assert entry is not None
                 self.cache.raw_scores(entry, cs, pod, state, cached, summed)
             total = np.zeros(len(feasible), dtype=np.int64)
         for plugin, weight, from_cache, final in rest:
@@ -352,6 +355,7 @@ class Framework:
                 total += uniform * weight
                 continue
             if from_cache:
+                assert entry is not None
                 raw = entry.raw[plugin.name][feasible]
             else:
                 raw = plugin.score(cs, pod, state, feasible)
@@ -466,8 +470,8 @@ class Framework:
         weights = {plugin.name: weight for plugin, weight in self.placement_score}
         out = []
         for i, candidate in enumerate(candidates):
-            scores = {name: values[i] for name, values in per_plugin.items()}
-            out.append(PlacementScore(candidate.placement, scores, sum(weights[n] * v for n, v in scores.items())))
+            own = {name: values[i] for name, values in per_plugin.items()}
+            out.append(PlacementScore(candidate.placement, own, sum(weights[n] * v for n, v in own.items())))
         return out, Status()
 
     # ----- PostFilter -----------------------------------------------------------------------

@@ -99,7 +99,8 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
     composites = {c.key: c for c in cluster.composite_pod_groups}
     groups = {g.key: g for g in cluster.pod_groups if g.parent}
     parent_of: dict[Key, Key | None] = {}
-    for obj in (*composites.values(), *groups.values()):
+    objects: list[CompositePodGroup | PodGroup] = [*composites.values(), *groups.values()]
+    for obj in objects:
         parent_of[obj.key] = (obj.namespace, obj.parent) if obj.parent else None
 
     h = Hierarchy()
@@ -128,6 +129,7 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
             h.nodes[parent].children.append(node)
     for key in sorted(groups):
         parent = parent_of[key]
+        assert parent is not None  # `groups` holds only PodGroups with a parent
         if parent not in composites:
             h.missing[key] = parent
         elif parent in missing_of:

@@ -162,10 +162,10 @@ def schedule_node(
     if node.is_leaf:
         pods = queued.get(node.key, [])
         key = memo.key(fwk, node.group, pods, state, parent) if memo is not None else None
-        r = memo.get(key, node.group, pods) if key is not None else None
+        r = memo.get(key, node.group, pods) if memo is not None and key is not None else None
         if r is None:
             r = schedule_placements(fwk, node.group, pods, state, parent)
-            if key is not None:
+            if memo is not None and key is not None:
                 memo.put(key, r)
         result = NodeResult(node, StatusBox(r.status), _unnamed(node, r.placements), leaf=r)
         if r.status.is_success():

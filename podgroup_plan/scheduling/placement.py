@@ -29,7 +29,7 @@ falls back to running every trial wherever a kept verdict might not be exact.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -153,15 +153,15 @@ def _schedule_with_kept_trials(
     entry = fwk.placement_cache.entry(key, placements, plugins)
     fresh: dict[int, GroupCycleResult] = {}  # trials run in this cycle, kept for their pods
     for i in entry.stale(state).tolist():
-        result = fresh[i] = evaluate_placement(fwk, group, queued, state, placements[i])
-        if result.status.code == Code.ERROR:
+        tried = fresh[i] = evaluate_placement(fwk, group, queued, state, placements[i])
+        if tried.status.code == Code.ERROR:
             return None
-        ok = result.status.is_success()
+        ok = tried.status.is_success()
         entry.feasible[i] = ok
-        entry.scheduled[i] = len(result.assignments)
-        entry.messages[i] = None if ok else result.status.message
+        entry.scheduled[i] = len(tried.assignments)
+        entry.messages[i] = None if ok else tried.status.message
         if ok:
-            candidate = PodGroupAssignments(placements[i], tuple(result.assignments))
+            candidate = PodGroupAssignments(placements[i], tuple(tried.assignments))
             for plugin, _ in fwk.placement_score:
                 value, status = plugin.score_placement(group, candidate, state)
                 if not status.is_success():
@@ -173,7 +173,7 @@ def _schedule_with_kept_trials(
     n = len(placements)
     feasible = np.flatnonzero(entry.feasible)
     totals: list[int | None] = [None] * n
-    scores: dict[str, np.ndarray] = {}
+    scores: dict[str, Any] = {}  # plugin -> int64 column, read as a sequence
     if not len(feasible):
         best = 0  # the first candidate: its status is the one reported
     elif len(feasible) == 1:
@@ -197,7 +197,7 @@ def _schedule_with_kept_trials(
         best = min((i for i, t in zip(feasible.tolist(), weighted.tolist()) if t == top),
                    key=lambda i: placements[i].name or "")
 
-    result = fresh.get(best)
+    result: GroupCycleResult | None = fresh.get(best)
     if result is None:  # a kept verdict: run the trial again for its pods' results
         result = evaluate_placement(fwk, group, queued, state, placements[best])
         entry.version[best] = state.version  # the run again saw the same rows

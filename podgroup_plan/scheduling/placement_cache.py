@@ -29,6 +29,8 @@ cache off; a property test plans with and without it and compares the results by
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from podgroup_plan.framework.interface import CycleState, Placement, PreFilterPlugin, PreScorePlugin
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.objects import Pod
@@ -38,7 +40,7 @@ from podgroup_plan.state.cluster import ClusterState
 ENABLED = True
 
 
-def key_for(fwk: Framework, queued: list[Pod] | tuple[Pod, ...], scheduled: int, min_count: int,
+def key_for(fwk: Framework, queued: Sequence[Pod], scheduled: int, min_count: int,
             placements: list[Placement]) -> tuple:
     """What keys a kept trial; only asked when `applies` (so every queued pod is signed)."""
     return (tuple(fwk.pod_signature(p) for p in queued), scheduled, min_count, id(placements))
@@ -73,9 +75,9 @@ def _node_local(fwk: Framework, queued, state: ClusterState) -> bool:
                 return False
             if not plugin.pre_filter(CycleState(), pod, state, state.all_nodes).status.is_skip():
                 return False
-        for plugin in scorers:
-            if not isinstance(plugin, PreScorePlugin):
+        for scorer in scorers:
+            if not isinstance(scorer, PreScorePlugin):
                 return False
-            if not plugin.pre_score(CycleState(), pod, state, state.all_nodes).is_skip():
+            if not scorer.pre_score(CycleState(), pod, state, state.all_nodes).is_skip():
                 return False
     return True

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from podgroup_plan.framework.interface import PlacementProgress
+from podgroup_plan.framework.interface import Group, PlacementProgress
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, Pod, PodGroup
@@ -31,7 +31,7 @@ POD_GROUP_IS_UNSCHEDULABLE = "pod group is unschedulable"
 
 @dataclass(slots=True)
 class GroupCycleResult:
-    group: PodGroup
+    group: Group  # a PodGroup, or a CompositePodGroup's own result in a tree
     status: Status  # Success, Unschedulable (with the group message) or Error
     # One entry per queued pod, in queue order; None for pods the algorithm never reached.
     pod_results: list[tuple[Pod, PodScheduleResult | None]] = field(default_factory=list)
@@ -41,7 +41,7 @@ class GroupCycleResult:
     unevaluated_status: Status | None = None
     # The placement algorithm's account (scheduling/placement.py): every candidate in
     # evaluation order, None when the algorithm did not run; and the chosen domain's name.
-    placements: list | None = None
+    placements: Sequence | None = None  # result.PlacementResults
     placement: str | None = None
     # The proposed assignments are already assumed in the state: the chosen trial was kept
     # instead of rolled back (a single candidate, committing cycle; scheduling/cycle.py).
@@ -111,7 +111,7 @@ def validate_pod_group(
 
 
 def run_default_algorithm(
-    fwk: Framework, group: PodGroup, queued: Sequence[Pod], state: ClusterState,
+    fwk: Framework, group: Group, queued: Sequence[Pod], state: ClusterState,
     view: np.ndarray | None = None, scheduled_count: int | None = None,
 ) -> GroupCycleResult:
     """podGroupSchedulingDefaultAlgorithm over `view` (default: every node). Fitting pods are

@@ -104,6 +104,7 @@ def _schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarra
     if absent:
         diagnosis.add(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(narrowing))}]", absent)
         codes = np.full(num_all, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int8)
+        assert diagnosis.node_codes is not None  # set by the filter run
         codes[np.searchsorted(view, candidates)] = diagnosis.node_codes
         diagnosis.node_codes = codes
     feasible, sampled = _sample(fwk, candidates, passed, candidates is state.all_nodes)

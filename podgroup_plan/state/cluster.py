@@ -297,14 +297,14 @@ class ClusterState:
     def index(self, key: DerivedKey[T], factory: Callable[["ClusterState"], T]) -> T:
         """The ledger (a `PodIndex`) registered under `key`, built on first use from the pods
         placed now and kept current from then on by every assume, forget and rollback."""
-        idx = self._indexes.get(key)
-        if idx is None:
-            idx = factory(self)
+        got = self._indexes.get(key)
+        if got is None:
+            idx: Any = factory(self)  # a PodIndex (T names which, for the caller)
             for node, pods in enumerate(self.pods_on_node):
                 for pod in pods.values():
                     idx.add(pod, node)
-            self._indexes[key] = idx
-        return idx  # type: ignore[return-value]
+            self._indexes[key] = got = idx
+        return got  # type: ignore[return-value]  # T is the PodIndex its factory makes
 
     def derived(self, key: DerivedKey[T], build: Callable[["ClusterState"], T]) -> T:
         """Data derived from the node table alone (labels, taints, images, cordons never

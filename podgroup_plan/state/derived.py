@@ -143,6 +143,8 @@ class HashedTuple(tuple):
     every field on every call. Equal to, and hashing like, the plain tuple (the framework's pod
     signature is one: framework/node_cache.py)."""
 
+    _hash: int
+
     def __new__(cls, items):
         self = super().__new__(cls, items)
         self._hash = tuple.__hash__(self)

@@ -188,7 +188,7 @@ class Budgets:
         if got is None:
             got = tuple(
                 i for i in self._by_namespace.get(pod.namespace, ())
-                if self.pdbs[i].selector is not None and self.pdbs[i].selector.matches(pod.labels)
+                if (selector := self.pdbs[i].selector) is not None and selector.matches(pod.labels)
             )
             self._matching[pod.key] = got
         return got
