@@ -17,7 +17,8 @@ import time
 from podgroup_plan.controllers import expand
 from podgroup_plan.config.feature_gates import resolve_feature_gates
 from podgroup_plan.model.controllers import Controllers, Job, JobScheduling
-from podgroup_plan.model.objects import CPU, GANG, MEMORY, PODS, ClusterInput, Node, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CPU, GANG, MEMORY, PODS, Node, Pod
 from podgroup_plan.plan import plan
 
 

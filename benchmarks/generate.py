@@ -348,7 +348,8 @@ def cluster_input(case: Case):
     """The case as a `ClusterInput`, built without reading any file."""
     if case.pod_shapes or case.generator:
         return _decoded_input(case)
-    from podgroup_plan.model.objects import GANG, ClusterInput, Node, Pod, PodGroup, Toleration
+    from podgroup_plan.model.cluster_input import ClusterInput
+    from podgroup_plan.model.objects import GANG, Node, Pod, PodGroup, Toleration
 
     nodes = tuple(
         Node(

@@ -13,7 +13,8 @@ import os
 import sys
 import time
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod, PodGroup
 
 RACK = "topology.example.com/rack"
 ZONE = "topology.kubernetes.io/zone"

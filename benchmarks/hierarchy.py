@@ -21,7 +21,8 @@ import pstats
 import sys
 import time
 
-from podgroup_plan.model.objects import GANG, ClusterInput, CompositePodGroup, Node, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import GANG, CompositePodGroup, Node, Pod, PodGroup
 from podgroup_plan.plan import plan
 
 NS = "default"

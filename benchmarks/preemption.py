@@ -25,11 +25,11 @@ import pstats
 import sys
 import time
 
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import (
     DISRUPTION_ALL,
     DISRUPTION_SINGLE,
     GANG,
-    ClusterInput,
     Node,
     Pod,
     PodDisruptionBudget,

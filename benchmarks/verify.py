@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from podgroup_plan.model.objects import GANG, PODS, ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import GANG, PODS
 from podgroup_plan.result import SCHEDULED, PlanResult
 
 

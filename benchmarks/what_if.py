@@ -17,14 +17,8 @@ import resource
 import sys
 import time
 
-from podgroup_plan.model.objects import (
-    ClusterInput,
-    Condition,
-    Node,
-    OwnerReference,
-    Pod,
-    PodGroup,
-)
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Condition, Node, OwnerReference, Pod, PodGroup
 
 RACK = "topology.example.com/rack"
 ZONE = "topology.kubernetes.io/zone"

@@ -47,7 +47,8 @@ __all__ = ["KUBERNETES_VERSION", "__version__", *_EXPORTS]
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.errors import InputError, Problem
     from podgroup_plan.loading import load_input, load_scheduler_config
-    from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Node, Pod, PodGroup, Workload
+    from podgroup_plan.model.cluster_input import ClusterInput
+    from podgroup_plan.model.objects import CompositePodGroup, Node, Pod, PodGroup, Workload
     from podgroup_plan.plan import plan
     from podgroup_plan.planner import Planner, Scope
     from podgroup_plan.result import CompositePodGroupResult, PlanResult, PodGroupResult, PodResult, VictimResult

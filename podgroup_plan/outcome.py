@@ -18,7 +18,8 @@ from podgroup_plan.config.configuration import describe_not_applied
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.config.feature_gates import FeatureGates
 from podgroup_plan.framework.runtime import Framework
-from podgroup_plan.model.objects import GANG, ClusterInput, Condition, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import GANG, Condition, Pod, PodGroup
 from podgroup_plan.result import (
     IGNORED,
     INVALID,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.passes import ProgressFn
 from podgroup_plan.planner import Planner
 from podgroup_plan.result import PlanResult

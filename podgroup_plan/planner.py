@@ -34,7 +34,8 @@ from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Pod, PodGroup, Workload
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, Workload
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.passes import JournaledNominator, Passes, ProgressFn
 from podgroup_plan.plugins import registry

@@ -23,7 +23,8 @@ from podgroup_plan.framework.interface import PodGroupGate
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status
 from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
-from podgroup_plan.model.objects import ClusterInput, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Pod, PodGroup
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
 from podgroup_plan.framework.interface import default_queue_key as priority_queue_key
 

@@ -12,7 +12,8 @@ from podgroup_plan.errors import InputError, Problem
 
 if TYPE_CHECKING:
     from podgroup_plan.analyses.what_if.changes import Applied
-    from podgroup_plan.model.objects import ClusterInput, Node
+    from podgroup_plan.model.cluster_input import ClusterInput
+    from podgroup_plan.model.objects import Node
     from podgroup_plan.result import PlanResult
 
 TARGET = "NODE|LABEL=VALUE"

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
 
 def configuration_label(config_file: Path | None, cluster: ClusterInput) -> str:

@@ -18,7 +18,7 @@ from podgroup_plan.cli.progress import DelayedStatus
 from podgroup_plan.errors import InputError, Problem
 
 if TYPE_CHECKING:
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
 # The file name config.configuration.build_profiles() gives problems of a configuration it was
 # handed without one.

@@ -12,7 +12,7 @@ from podgroup_plan.cli.output import is_terminal
 from podgroup_plan.cli.progress import ProgressBar
 
 if TYPE_CHECKING:
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
     from podgroup_plan.result import PlanResult
 
 def check_config(cluster: ClusterInput, config: Mapping | None,

@@ -17,7 +17,7 @@ from podgroup_plan.controllers.job_set import jobs_of
 from podgroup_plan.controllers.operators import expand_operators, operator_jobs
 from podgroup_plan.controllers.replica_set import expand_replica_set, replica_set_of
 from podgroup_plan.controllers.stateful_set import expand_stateful_set
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
 
 
 def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:

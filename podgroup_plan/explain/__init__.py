@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.explain.pod import explain_pod
 from podgroup_plan.explain.trace import Tracer
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.result import API_VERSION
 
 POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from podgroup_plan.model.objects import ClusterInput, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Pod
 
 
 def has_pod_terms(pod: Pod) -> bool:

@@ -31,7 +31,7 @@ from podgroup_plan.loading import known_fields
 from podgroup_plan.loading.known_fields import IGNORE, STRICT
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
 
 __all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
 

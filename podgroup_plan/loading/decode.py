@@ -39,8 +39,8 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable, decode_priority_class
 from podgroup_plan.loading.decode_scheduling import decode_spread_selector
 from podgroup_plan.loading.documents import Document, Issue
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import (
-    ClusterInput,
     CompositePodGroup,
     Node,
     Pod,

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, PodGroup
 
 WORKLOAD_MAX_TREE_DEPTH = 4
 

@@ -28,7 +28,7 @@ class FakeEngine:
     manifest_config: dict | None = field(default_factory=lambda: {"kind": "KubeSchedulerConfiguration"})
 
     def load(self, paths, config_files, feature_gates, manifest_config_used=True, validate="strict"):
-        from podgroup_plan.model.objects import ClusterInput
+        from podgroup_plan.model.cluster_input import ClusterInput
 
         self.calls.append(("load", list(paths), list(config_files), feature_gates))
         cluster = ClusterInput(scheduler_config=self.manifest_config)

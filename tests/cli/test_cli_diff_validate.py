@@ -106,7 +106,7 @@ def test_diff_reports_problems_of_both_configurations(runner, monkeypatch, engin
 
 def test_diff_loads_both_configs(runner, monkeypatch, engine):
     from podgroup_plan import loading
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
     monkeypatch.setattr(inputs, "load", REAL_LOAD)
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)), raising=False)
@@ -130,7 +130,7 @@ def test_diff_loads_both_configs(runner, monkeypatch, engine):
 @pytest.fixture
 def loader(monkeypatch):
     from podgroup_plan import loading
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
     monkeypatch.setattr(loading, "load_input", lambda p, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)), raising=False)
     monkeypatch.setattr(loading, "summarize", lambda ci: ["3 Nodes", "2 PodGroups"], raising=False)

@@ -247,7 +247,7 @@ def test_all_problems_from_input_config_and_gates_together(runner, monkeypatch):
 
 def test_dash_reads_standard_input(runner, monkeypatch, engine):
     from podgroup_plan import loading
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
     seen = {}
 
@@ -265,7 +265,7 @@ def test_dash_reads_standard_input(runner, monkeypatch, engine):
 def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
     plan_module = pytest.importorskip("podgroup_plan.plan", reason="engine not importable yet")
     from podgroup_plan import loading
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
     seen = []
     monkeypatch.setattr(loading, "load_input", lambda paths, stdin_text=None, **kw: ClusterInput(nodes=(ONE_NODE,)),
@@ -280,7 +280,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
 def test_configuration_problems_name_the_flag_file():
     """The configuration file's name reaches plan(), which names it in every problem (the one
     resolution of configuration and gates, config/configuration.resolve_configuration)."""
-    from podgroup_plan.model.objects import ClusterInput
+    from podgroup_plan.model.cluster_input import ClusterInput
 
     with pytest.raises(InputError) as exc:
         planning.run_plan(ClusterInput(), {"profiles": [{"schedulerName": ""}]}, None, config_file=Path("conf/s.yaml"))

@@ -3,7 +3,8 @@ were scored, the ones upstream's numFeasibleNodesToFind and the rotating start i
 from __future__ import annotations
 
 from podgroup_plan.explain import POD, Target, explain
-from podgroup_plan.model.objects import ClusterInput, Node, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod
 
 CONFIG = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
           "percentageOfNodesToScore": 50}

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod, PodGroup
 from podgroup_plan.plan import plan
 from podgroup_plan.planner import Planner
 

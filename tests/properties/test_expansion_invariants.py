@@ -18,7 +18,8 @@ from podgroup_plan.controllers import expand
 from podgroup_plan.controllers.job import COMPLETION_INDEX
 from podgroup_plan.config.feature_gates import FEATURE_GATES_DEFAULTS
 from podgroup_plan.model.controllers import Controllers, Job
-from podgroup_plan.model.objects import ClusterInput, OwnerReference, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import OwnerReference, Pod
 
 DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 TEMPLATE = Pod("ns", "", requests={"cpu": 100})

@@ -13,7 +13,8 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup, SpreadSelector
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod, PodGroup, SpreadSelector
 from podgroup_plan.model.selectors import LabelSelector
 from podgroup_plan.plan import plan
 from podgroup_plan.scheduling import cycle

@@ -14,7 +14,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, Node, Pod, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, Node, Pod, PodGroup
 from podgroup_plan.plan import plan
 
 V = "scheduling.k8s.io/v1alpha3"

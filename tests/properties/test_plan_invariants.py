@@ -13,7 +13,8 @@ import random
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builders import without_node_cache
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodGroup, Taint, Toleration
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod, PodGroup, Taint, Toleration
 from podgroup_plan.plan import plan
 
 GPU_TAINT = Taint("nvidia.com/gpu", "present", "NoSchedule")

@@ -12,7 +12,8 @@ import signal
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod, PodDisruptionBudget, PodGroup, SpreadSelector
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod, PodDisruptionBudget, PodGroup, SpreadSelector
 from podgroup_plan.model.selectors import LabelSelector
 from podgroup_plan.plan import plan
 

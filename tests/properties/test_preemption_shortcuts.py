@@ -21,9 +21,9 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import (
     Affinity,
-    ClusterInput,
     Node,
     Pod,
     PodAffinityTerm,

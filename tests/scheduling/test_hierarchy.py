@@ -6,7 +6,8 @@ import pytest
 
 from benchmarks.hierarchy import cluster as benchmark_cluster, verify
 from podgroup_plan.model.hierarchy import build_hierarchy
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, PodGroup
 from podgroup_plan.plan import plan
 from podgroup_plan.scheduling import hierarchy
 

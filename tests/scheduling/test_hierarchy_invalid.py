@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from podgroup_plan.model.hierarchy import build_hierarchy
-from podgroup_plan.model.objects import ClusterInput, CompositePodGroup, PodGroup
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, PodGroup
 
 
 def cpg(name, parent=None, workload="job", ts=None):
@@ -75,7 +76,8 @@ def test_a_missing_parent_is_not_invalid_its_subtree_waits():
 
 
 def _plan_with(composites, groups, gates=None):
-    from podgroup_plan.model.objects import ClusterInput, Node, Pod
+    from podgroup_plan.model.cluster_input import ClusterInput
+    from podgroup_plan.model.objects import Node, Pod
     from podgroup_plan.plan import plan
 
     node = Node(name="n1", labels={}, allocatable={"cpu": 8000, "memory": 1 << 34, "pods": 110})

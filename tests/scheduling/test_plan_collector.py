@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 
 from builders import make_node, make_pod
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.plan import plan
 
 

@@ -2,7 +2,8 @@
 of pods that do not fit, or that preempt, moves it as much as pods that bind."""
 from __future__ import annotations
 
-from podgroup_plan.model.objects import ClusterInput, Node, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, Pod
 from podgroup_plan.plan import plan
 
 

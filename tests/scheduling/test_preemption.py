@@ -16,12 +16,8 @@ from podgroup_plan.framework.diagnosis import Diagnosis
 from podgroup_plan.plugins.registry import IMPLEMENTED
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import (
-    ClusterInput,
-    CompositePodGroup,
-    PodDisruptionBudget,
-    PodGroup,
-)
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, PodDisruptionBudget, PodGroup
 from podgroup_plan.model.selectors import LabelSelector
 from podgroup_plan.framework.filter_nominated import filter_with_nominated
 from podgroup_plan.framework.nominator import Nominator

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from podgroup_plan.model.objects import ClusterInput, Node
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node
 from podgroup_plan.state.cluster import ClusterState
 
 ZONE = "topology.kubernetes.io/zone"

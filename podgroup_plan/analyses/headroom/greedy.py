@@ -10,12 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from podgroup_plan.analyses.headroom.workload import (
-    COPY_SUFFIX,
-    copy_of,
-    latest_timestamp,
-)
-from podgroup_plan.model.objects import ClusterInput
+from podgroup_plan.analyses.headroom.workload import COPY_SUFFIX, copy_of, latest_timestamp
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.planner import Planner
 from podgroup_plan.result import SCHEDULED, PlanResult
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from podgroup_plan.analyses.headroom.greedy import Copy, Template, add_copies
-from podgroup_plan.model.objects import ClusterInput, Node
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node
 from podgroup_plan.planner import Planner
 
 HOSTNAME = "kubernetes.io/hostname"

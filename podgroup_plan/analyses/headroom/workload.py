@@ -16,8 +16,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from podgroup_plan.errors import Problem
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.controllers import Controllers
-from podgroup_plan.model.objects import ClusterInput, OwnerReference, Pod
+from podgroup_plan.model.objects import OwnerReference, Pod
 
 COPY_SUFFIX = "-h{k}"
 

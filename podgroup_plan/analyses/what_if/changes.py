@@ -29,13 +29,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC
 
 from podgroup_plan.controllers.names import generate_name, stand_in_uid
-from podgroup_plan.model.objects import (
-    ClusterInput,
-    Node,
-    OwnerReference,
-    Pod,
-    PodDisruptionBudget,
-)
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node, OwnerReference, Pod, PodDisruptionBudget
 
 CORDON = "cordon"
 DRAIN = "drain"

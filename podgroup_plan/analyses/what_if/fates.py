@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from podgroup_plan.analyses.what_if.changes import Applied, controller_of
-from podgroup_plan.model.objects import ClusterInput, Pod
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import PREEMPTED, SCHEDULED, OwnerRef, PlanResult, PodResult
 
 LOST = "lost"

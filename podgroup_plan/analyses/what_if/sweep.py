@@ -22,7 +22,8 @@ from podgroup_plan.analyses.what_if.changes import (
 )
 from podgroup_plan.analyses.what_if.fates import damage, gpus_of, workload_fates
 from podgroup_plan.errors import InputError
-from podgroup_plan.model.objects import ClusterInput, Node
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node
 from podgroup_plan.result import API_VERSION, PlanResult
 
 KIND = "WhatIfResult"

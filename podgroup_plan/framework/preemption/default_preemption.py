@@ -21,6 +21,7 @@ first node in name order, so the same input always gets the same candidates.
 from __future__ import annotations
 
 from podgroup_plan.framework.diagnosis import Diagnosis, fit_error_message
+from podgroup_plan.framework.preemption import screen
 from podgroup_plan.framework.preemption.common import (
     NOT_ELIGIBLE_NEVER,
     PreemptionContext,
@@ -31,7 +32,6 @@ from podgroup_plan.framework.preemption.common import (
     restore_unit,
     with_prefix,
 )
-from podgroup_plan.framework.preemption import screen
 from podgroup_plan.framework.preemption.victims import VictimUnit, build_units, split_by_pdb
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status

@@ -16,14 +16,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from podgroup_plan.config.defaults import gate_enabled
-from podgroup_plan.model.objects import (
-    DISRUPTION_ALL,
-    ClusterInput,
-    CompositePodGroup,
-    Pod,
-    PodDisruptionBudget,
-    PodGroup,
-)
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import DISRUPTION_ALL, CompositePodGroup, Pod, PodDisruptionBudget, PodGroup
 
 POD = "Pod"
 POD_GROUP = "PodGroup"
