@@ -287,7 +287,7 @@ def _node_verdicts(fwk: Framework, state: ClusterState, assignments: Sequence[tu
     group (upstream re-runs every preemptor pod's Filter per unit: quadratic in the gang).
     One exception, checked the whole way: a preemptor pod nominated to a node other than its
     own, which counts as a nominated pod there only until the sequence assumes it."""
-    nominator = getattr(fwk, "nominator", None)
+    nominator = fwk.nominator
     if not NODE_VERDICTS or (nominator and any(nominator.node_of(p) not in (None, n) for p, n in assignments)):
         return lambda _unit: _preemptor_fits(fwk, state, assignments, prefiltered)
     by_node: dict[int, list[Pod]] = {}

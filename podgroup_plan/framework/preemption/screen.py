@@ -21,7 +21,7 @@ search finds, since a screened-out node is never a candidate. What the screened-
 have said matters only when no node is a candidate (the FitError message counts every node's
 reasons): `no_victims` nodes say the fixed text, and `too_small` nodes' reasons come from one
 Filter run over all of them with their lower-priority usage shifted off the columns, which is
-exact when the preemptor reads only columns (`scheduling/columns.py`; the removal on one node
+exact when the preemptor reads only columns (`framework/columns.py`; the removal on one node
 then cannot change its verdict on another); otherwise each gets SelectVictimsOnNode (`None`).
 """
 from __future__ import annotations
@@ -30,13 +30,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from podgroup_plan.framework.filter_nominated import filter_with_nominated
 from podgroup_plan.framework.interface import CycleState
-from podgroup_plan.framework.preemption.common import PreemptionContext
+from podgroup_plan.framework.preemption.common import PreemptionContext, column_only
 from podgroup_plan.framework.preemption.usage import priority_usage
 from podgroup_plan.framework.runtime import Diagnosis, Framework
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.scheduling.nominated import filter_with_nominated
 from podgroup_plan.state.cluster import ClusterState
 
 RESOURCES_FIT = "NodeResourcesFit"
@@ -84,7 +84,7 @@ def reasons_after_removal(fwk: Framework, ctx: PreemptionContext, pod: Pod, stat
     lower-priority pod removed), counted per reason over the rows as the FitError counts them;
     None when that cannot be had exactly from one run (the preemptor reads more than the
     columns, PreFilter narrows or fails, a node passes, or a filter errs)."""
-    if not len(rows) or not ctx.column_only(pod, fwk):
+    if not len(rows) or not column_only(ctx, pod, fwk):
         return None if len(rows) else Diagnosis()
     usage = priority_usage(state, ctx.hierarchy.priority_of)
     requested, non_zero, count, _ = usage.below(pod.priority)
