@@ -7,9 +7,8 @@ templates are `Pod`s: objects.py <- controllers.py <- cluster_input.py, no cycle
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from podgroup_plan.model.controllers import Controllers
 from podgroup_plan.model.objects import (
     CompositePodGroup,
     Node,
@@ -20,6 +19,12 @@ from podgroup_plan.model.objects import (
     SpreadSelector,
     Workload,
 )
+
+if TYPE_CHECKING:
+    # Not a cycle (controllers.py does not import this module): model/controllers.py loads only
+    # when the input has controllers, which is start-up time of every other run
+    # (tests/cli/test_cli_startup_imports.py).
+    from podgroup_plan.model.controllers import Controllers
 
 
 @dataclass(frozen=True, slots=True)
