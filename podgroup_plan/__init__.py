@@ -32,7 +32,7 @@ _EXPORTS = {
     "PodGroupResult": "podgroup_plan.result",
     "CompositePodGroupResult": "podgroup_plan.result",
     "VictimResult": "podgroup_plan.result",
-    "ClusterInput": "podgroup_plan.model.objects",
+    "ClusterInput": "podgroup_plan.model.cluster_input",
     "Node": "podgroup_plan.model.objects",
     "Pod": "podgroup_plan.model.objects",
     "PodGroup": "podgroup_plan.model.objects",

@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "podgroup_plan"
 # module (its dotted name below podgroup_plan, or a prefix of it) -> layer; the longest prefix wins.
 LAYER_OF = {
     "errors": "base",
-    "__init__": "base",  # the version constants
+    "__init__": "api",  # the public API (its names load lazily); `import podgroup_plan` is base
     "model": "model",
     "state": "state",
     "config": "config",
@@ -27,6 +27,7 @@ LAYER_OF = {
     "plugins": "plugins",
     "scheduling": "scheduling",
     "controllers": "controllers",
+    "events": "events",
     "plan": "planner",
     "planner": "planner",
     "passes": "planner",
@@ -58,18 +59,20 @@ MAY_IMPORT: dict[str, set[str]] = {
     "config": {"plugin names", "model", "base"},
     "framework": {"config", "state", "model", "base"},
     "plugins": {"plugin names", "framework", "config", "state", "model", "base"},
-    "scheduling": {"framework", "config", "state", "model", "result", "base"},
+    "events": {"result", "model", "base"},
+    "scheduling": {"events", "framework", "config", "state", "model", "result", "base"},
     "controllers": {"config", "model", "base"},
     "result": {"base"},
     # the planner hands the frameworks their registry (plugins/registry.py), as upstream's
     # scheduler.New does with the in-tree registry
-    "planner": {"scheduling", "plugins", "plugin names", "framework", "config", "state", "model", "controllers",
+    "planner": {"events", "scheduling", "plugins", "plugin names", "framework", "config", "state", "model", "controllers",
                 "result", "base"},
-    "analyses": {"planner", "scheduling", "plugins", "plugin names", "framework", "config", "state", "model",
+    "analyses": {"events", "planner", "scheduling", "plugins", "plugin names", "framework", "config", "state", "model",
                  "controllers", "result", "base"},
     "loading": {"controllers", "config", "model", "base"},
     "render": {"result", "base"},
     "cli": {"loading", "planner", "analyses", "render", "result", "controllers", "config", "model", "base"},
+    "api": {"loading", "planner", "result", "model", "base"},
 }
 
 # Imports that break the table today, each with the helper whose work removes it. The list is to
@@ -81,13 +84,15 @@ KNOWN_EXCEPTIONS: set[tuple[str, str]] = {
     ("podgroup_plan.passes", "podgroup_plan.explain.trace"),
 }
 
-CORE = {"model", "state", "config", "plugin names", "framework", "plugins", "scheduling", "planner", "result",
+CORE = {"events", "model", "state", "config", "plugin names", "framework", "plugins", "scheduling", "planner", "result",
         "base", "controllers"}
 OUTSIDE = {"yaml", "jsonschema", "typer", "rich"}
 
 MAX_LINES = 600
-# Modules over MAX_LINES while their split is under way (none now).
-TOO_LONG: set[str] = set()
+# Modules over MAX_LINES, each with its reason (to go, or to be generated smaller).
+TOO_LONG: set[str] = {
+    "loading/known_fields_checks_v1_37.py",  # issue 26 (strict): the known-fields table, generated
+}
 
 
 def module_name(path: Path, root: Path = PACKAGE.parent) -> str:

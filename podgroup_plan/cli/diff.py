@@ -11,13 +11,13 @@ from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import collect, guard, input_errors
 from podgroup_plan.cli.options import (
     AdmitSuspendedOpt,
-    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     GangOpt,
     NoExpandOpt,
     OutputFileOpt,
     PathsArg,
+    ValidateOpt,
     metavar,
     words_of,
 )

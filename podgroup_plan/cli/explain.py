@@ -10,13 +10,13 @@ from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
     AdmitSuspendedOpt,
-    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     GangOpt,
     NoExpandOpt,
     PathsArg,
     SchedulerConfigOpt,
+    ValidateOpt,
     metavar,
     whole_number,
     words_of,

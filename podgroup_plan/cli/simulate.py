@@ -13,7 +13,6 @@ from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.header import configuration_label
 from podgroup_plan.cli.options import (
     AdmitSuspendedOpt,
-    ValidateOpt,
     DebugOpt,
     FeatureGatesOpt,
     GangOpt,
@@ -21,6 +20,7 @@ from podgroup_plan.cli.options import (
     OutputFileOpt,
     PathsArg,
     SchedulerConfigOpt,
+    ValidateOpt,
     metavar,
     words_of,
 )

@@ -47,8 +47,11 @@ class ClusterInput:
     # (already schema-checked); `--scheduler-config` wins over it.
     scheduler_config: Mapping | None = None
     scheduler_config_source: str | None = None  # the file it came from, for error messages
-    # Kinds read but not planned, e.g. {"DaemonSet": 3, "ConfigMap": 1}.
+    # Kinds read but not planned, e.g. {"ConfigMap": 1, "Ingress": 3}.
     ignored_kinds: Mapping[str, int] = field(default_factory=dict)
+    # Objects of kinds known to create pods that the planner does not expand (an Argo Workflow,
+    # a SparkApplication): (kind, namespace, name), sorted. Named in the result (`unplanned`).
+    unplanned: tuple[tuple[str, str, str], ...] = ()
     # Jobs, JobSets, Deployments, ReplicaSets and StatefulSets (model/controllers.py), which
     # `podgroup_plan.controllers.expand` turns into the pods they lack before the plan.
     controllers: Controllers | None = None
@@ -64,3 +67,5 @@ class ClusterInput:
     finished_pods: Mapping[str, int] = field(default_factory=dict)
     # PodGroups made for Jobs that create no pods (suspended, or nothing to run): `Suspended`.
     suspended_groups: frozenset[tuple[str, str]] = frozenset()
+    # What loading let pass with a warning (unknown fields under --validate=warn), for the notes.
+    input_notes: tuple[str, ...] = ()
