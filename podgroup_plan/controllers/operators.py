@@ -16,8 +16,8 @@ from podgroup_plan.controllers.gang import SINGLE, Leaf, make_gang, pod_by_pod_n
 from podgroup_plan.controllers.leader_worker_set import expand_leader_worker_set
 from podgroup_plan.controllers.pytorch_job import expand_pytorch_job
 from podgroup_plan.controllers.ray import expand_ray_cluster, ray_job_children
+from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.controllers import Controllers, Job
-from podgroup_plan.model.objects import ClusterInput
 
 
 def operator_jobs(found: Controllers, cluster: ClusterInput, ctx: Creation,

@@ -19,17 +19,17 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
-from podgroup_plan.loading.decode_meta import namespace_of
-from podgroup_plan.loading.unplanned import creates_pods
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading import known_fields
 from podgroup_plan.loading.decode import Decoded, Decoder
+from podgroup_plan.loading.decode_meta import namespace_of
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_lines import FieldLines, format_path, parse_path
 from podgroup_plan.loading.known_fields import IGNORE, STRICT
 from podgroup_plan.loading.paths import STDIN_NAME
 from podgroup_plan.loading.reading import decode_text, iter_documents, read_documents
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
+from podgroup_plan.loading.unplanned import creates_pods
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
 from podgroup_plan.model.cluster_input import ClusterInput
 
