@@ -4,12 +4,41 @@ Unschedulable is a result, not an exception; anything else that escapes is a bug
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # A message quotes what the user wrote; a 50 MB scalar must not come back whole on stderr.
 # Values are cut to this many characters (the middle goes), whole messages to MAX_MESSAGE.
 MAX_VALUE = 80
 MAX_MESSAGE = 1000
+
+
+# What no text from the input may bring to a terminal (issue 25): C0 controls (ESC starts the
+# sequences that move the cursor, clear the screen or set the window title; a line break forges
+# a line), DEL, C1 controls (U+009B is a one-byte CSI on some terminals, U+0085 a line break),
+# the Unicode line and paragraph separators, and the bidi marks, embeddings, overrides and
+# isolates (U+061C, U+200E-200F, U+202A-202E, U+2066-2069: they reorder what is displayed, so one
+# name could hide or reverse the text around it). JSON and YAML output keep strings exact and
+# escape by their own rules; every other output escapes through `escape_controls`.
+CONTROL_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_one(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _SHORT_ESCAPES.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def escape_controls(text: str) -> str:
+    """`text` with every control character shown as an escape (`\\n`, `\\t`, `\\x1b`,
+    `\\u202e`), so that printing it can neither move the cursor nor start a line nor reorder
+    the text around it: the one escaping function of every human-readable output and of every
+    problem line. Text without one is returned as it is (the same object)."""
+    if CONTROL_CHARACTERS.search(text) is None:
+        return text
+    return CONTROL_CHARACTERS.sub(_escape_one, text)
 
 
 def shorten(text: str, limit: int = MAX_VALUE) -> str:
@@ -42,8 +71,9 @@ class Problem:
                             ("kind", MAX_VALUE), ("file", MAX_MESSAGE)):
             value = getattr(self, name)
             if isinstance(value, str):
-                # one problem, one line: a line break quoted from the input is shown escaped
-                shown = value.replace("\r", "\\r").replace("\n", "\\n")
+                # one problem, one line: a line break or a terminal control sequence quoted
+                # from the input (a name, a file name, a value) is shown escaped
+                shown = escape_controls(value)
                 if len(shown) > limit:
                     shown = shorten(shown, limit)
                 if shown is not value:

@@ -13,7 +13,9 @@ FAIL_ON = ("unschedulable", "waiting", "preemption", "incomplete", "unplanned")
 
 
 def fail_conditions(result: PlanResult, fail_on: Sequence[str]) -> list[str]:
-    """The `--fail-on` conditions that hold, each as `CONDITION: what holds`."""
+    """The `--fail-on` conditions that hold, each as `CONDITION: what holds` (names from the
+    input shown escaped: these lines go to stderr)."""
+    from podgroup_plan.errors import escape_controls
     from podgroup_plan.fail_on import held
 
-    return held(result, [str(f) for f in fail_on])
+    return [escape_controls(line) for line in held(result, [str(f) for f in fail_on])]

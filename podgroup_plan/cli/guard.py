@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 import typer
 
 from podgroup_plan.cli.app import EXIT_INPUT, EXIT_INTERNAL
-from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.errors import InputError, Problem, escape_controls
 
 INTERNAL_ERROR = ("podgroup-plan: internal error (a bug); please report it with the input and the "
                   "--debug output: ")
@@ -25,24 +25,55 @@ def guard(debug: bool) -> Iterator[None]:
     # their own (`typer._click`) and do not install `click` at all, older ones use `click`.
     usage_error: type[Exception] = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    out_of_memory = False
     try:
         yield
     except (typer.Exit, typer.Abort, usage_error):
         raise
+    except MemoryError:
+        out_of_memory = True  # answered below, once the failed step's frames are let go
     except Exception as err:  # noqa: BLE001 - the point: no traceback reaches a user
         if debug:
             import traceback
 
-            typer.echo("".join(traceback.format_exception(err)), err=True, nl=False)
+            text = "".join(traceback.format_exception(err))
+            typer.echo("\n".join(escape_controls(line) for line in text.split("\n")), err=True, nl=False)
         typer.echo(INTERNAL_ERROR + internal_error_text(err), err=True)
         raise typer.Exit(EXIT_INTERNAL) from None
+    if out_of_memory:
+        not_enough_memory()
+
+
+def not_enough_memory() -> None:
+    """A MemoryError, wherever it was raised: bad input (too large for this machine or its
+    memory limit), exit 2 with how much the process had used, never an internal error."""
+    import gc
+
+    gc.collect()  # what the failed step built is garbage now: room to print
+    used = peak_memory_mib()
+    typer.echo("podgroup-plan: not enough memory to plan this input"
+               + (f" ({used:,} MiB used)" if used is not None else ""), err=True)
+    raise typer.Exit(EXIT_INPUT)
+
+
+def peak_memory_mib() -> int | None:
+    """The process's peak resident memory in MiB, where the platform tells it."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10))
 
 
 def internal_error_text(err: BaseException) -> str:
-    """`Type: message` on one line, cut when long."""
+    """`Type: message` on one line, cut when long, control characters escaped (a message may
+    quote the input)."""
     from podgroup_plan.errors import shorten
 
-    message = " ".join(str(err).split())
+    message = escape_controls(" ".join(str(err).split()))
     return f"{type(err).__name__}: {shorten(message)}" if message else type(err).__name__
 
 

@@ -39,13 +39,21 @@ def naming(config_file: Path | None, step: Callable[[], Any]) -> Any:
         raise InputError(with_lines(problems)) from None
 
 
-def read_stdin(paths: list[str]) -> bytes | str | None:
+def read_stdin(paths: list[str], problems: list[Problem]) -> bytes | str | None:
     """Standard input's bytes when a PATH is `-` (decoded by loading, which reports bytes that
-    are not UTF-8 as bad input). typer's CliRunner swaps sys.stdin, so this works in tests."""
+    are not UTF-8 as bad input), read within the input limit (loading/bounded.py: a device is
+    refused unread, an endless stream as soon as it passes the limit; then b"" and a problem).
+    typer's CliRunner swaps sys.stdin, so this works in tests."""
     if "-" not in paths:
         return None
+    from podgroup_plan.loading.bounded import read_stream
+    from podgroup_plan.loading.paths import STDIN_NAME
+
     buffer = getattr(sys.stdin, "buffer", None)
-    return buffer.read() if buffer is not None else sys.stdin.read()
+    if buffer is None:  # a text stream (some test harnesses)
+        return sys.stdin.read()
+    data = read_stream(buffer, STDIN_NAME, problems)
+    return b"" if data is None else data
 
 
 def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
@@ -58,7 +66,8 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
     `--validate` (loading/known_fields.py)."""
     from podgroup_plan import loading
 
-    stdin_text = read_stdin(paths)
+    stdin_problems: list[Problem] = []
+    stdin_text = read_stdin(paths, stdin_problems)
 
     def load_input() -> Any:
         with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
@@ -68,6 +77,7 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
     steps += [_config_step(f) for f in config_files]
     steps.append(lambda: parse_gates(feature_gates))
     (cluster, *configs, gates), problems = gather(*steps)
+    problems = stdin_problems + problems
     checks = [(config, str(f)) for f, config in zip(config_files, configs)
               if f is not None and config is not None]
     if (manifest_config_used and cluster is not None and cluster.scheduler_config is not None
@@ -107,9 +117,13 @@ def check_output_file(output_file: Path | None, paths: list[str],
     files, _ = expand_paths([p for p in paths if p != "-"])
     files += [str(f) for f in config_files if f is not None]
     for name in files:
-        if same_file(str(output_file), name):
+        if same_file(str(output_file), name):  # the same device and inode: links, hard links
             raise InputError([Problem(str(output_file), f"--output-file names an input ({name}); "
                                       "it would be overwritten: choose another file")])
+    if "-" in paths and _is_stdin(output_file):
+        # `simulate - --output-file in.yaml < in.yaml`: standard input is that very file
+        raise InputError([Problem(str(output_file), "--output-file names an input (standard "
+                                  "input is that file); it would be overwritten: choose another file")])
     # A new manifest-named file inside an input folder would be read as input by the next run
     # (and then refused as one): say so now, not on the second run.
     if str(output_file).endswith(MANIFEST_SUFFIXES):
@@ -121,6 +135,23 @@ def check_output_file(output_file: Path | None, paths: list[str],
                 raise InputError([Problem(str(output_file), f"--output-file is inside the input "
                                           f"folder {folder}: the next run would read it as input; "
                                           "choose a file outside it")])
+
+
+def _is_stdin(output_file: Path) -> bool:
+    """Whether `output_file` (links followed) is the regular file standard input reads."""
+    import stat
+
+    try:
+        given = os.fstat(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):  # no descriptor (tests swap the stream), closed
+        return False
+    if not stat.S_ISREG(given.st_mode):
+        return False  # a pipe or a terminal: writing a file cannot overwrite it
+    try:
+        target = os.stat(output_file)
+    except OSError:  # does not exist yet
+        return False
+    return (target.st_dev, target.st_ino) == (given.st_dev, given.st_ino)
 
 
 def parse_gates(text: str | None) -> dict[str, bool] | None:

@@ -103,7 +103,9 @@ def write_atomically(target: Path, text: str) -> None:
 
 
 def write_failed(name: str, err: OSError) -> None:
-    typer.echo(f"{name}: cannot write: {err.strerror or err}", err=True)
+    from podgroup_plan.errors import escape_controls
+
+    typer.echo(escape_controls(f"{name}: cannot write: {err.strerror or err}"), err=True)
     raise typer.Exit(EXIT_INPUT) from None
 
 

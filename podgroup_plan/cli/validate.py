@@ -27,10 +27,12 @@ def validate(
             inputs.naming(scheduler_config, lambda: planning.check_config(
                 cluster, config, gates, scheduler_config))
         from podgroup_plan import loading
+        from podgroup_plan.errors import escape_controls
 
         # --validate=warn: what kubectl would print as `Warning: unknown field ...`
         for note in cluster.input_notes:
-            typer.echo(f"Warning: {note}", err=True)
-        write("".join(line + "\n" for line in loading.summarize(cluster)) + "Input is valid.\n",
-              None)
+            typer.echo(escape_controls(f"Warning: {note}"), err=True)
+        # the summary names the input's kinds: shown escaped, as in every other output
+        write("".join(escape_controls(line) + "\n" for line in loading.summarize(cluster))
+              + "Input is valid.\n", None)
     raise typer.Exit(EXIT_OK)

@@ -12,12 +12,15 @@ from dataclasses import replace
 from typing import Mapping
 
 from podgroup_plan.controllers.context import Creation
+from podgroup_plan.controllers.limits import over_limit, pods_asked
 from podgroup_plan.controllers.job import expand_job
 from podgroup_plan.controllers.job_set import jobs_of
 from podgroup_plan.controllers.operators import expand_operators, operator_jobs
 from podgroup_plan.controllers.replica_set import expand_replica_set, replica_set_of
 from podgroup_plan.controllers.stateful_set import expand_stateful_set
+from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.controllers import Controllers
 
 
 def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
@@ -26,6 +29,7 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
     found = cluster.controllers
     if found is None or not found:
         return cluster
+    check_limit(found)
     ctx = Creation(cluster, gates)
 
     job_keys = {j.key for j in found.jobs}
@@ -77,6 +81,23 @@ def expand(cluster: ClusterInput, gates: Mapping[str, bool]) -> ClusterInput:
         expansion_notes=tuple(sorted(set(cluster.expansion_notes) | ctx.notes)),
         suspended_groups=frozenset(cluster.suspended_groups | ctx.suspended_groups),
     )
+
+
+def check_limit(found: Controllers) -> None:
+    """Refuse, before anything is built, controllers asking for more pods than the planner
+    creates (controllers/limits.py). Loading reports this with each object's line first; this
+    is for a ClusterInput built without loading (the API)."""
+    asked = [(pods_asked(kind, obj)[1], (kind, obj))
+             for kind, objects in (("Job", found.jobs), ("JobSet", found.job_sets),
+                                   ("Deployment", found.deployments),
+                                   ("ReplicaSet", found.replica_sets),
+                                   ("StatefulSet", found.stateful_sets))
+             for obj in objects]
+    problems = [Problem("<input>", message, kind=kind, namespace=obj.namespace, name=obj.name,
+                        path=".".join(pods_asked(kind, obj)[0]))
+                for (kind, obj), _, message in over_limit(asked)]  # type: ignore[misc]
+    if problems:
+        raise InputError(problems)
 
 
 def without_expansion(cluster: ClusterInput) -> ClusterInput:

@@ -11,6 +11,7 @@ from typing import Callable
 
 import yaml
 
+from podgroup_plan.loading.encodings import NotText, decode
 from podgroup_plan.loading.documents import Document, Path
 from podgroup_plan.loading.paths import STDIN_NAME
 from podgroup_plan.loading.yaml_loader import ManifestLoader
@@ -154,8 +155,9 @@ class FieldLines:
             with open(file, "rb") as fh:
                 fh.seek(start)
                 data = fh.read() if end is None else fh.read(end - start)
-            return data.decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError):
+            # a whole file in the encoding its byte-order mark says; a span is UTF-8 JSON
+            return decode(data) if start == 0 else data.decode("utf-8")
+        except (OSError, UnicodeDecodeError, NotText):
             return None
 
 

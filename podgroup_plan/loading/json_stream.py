@@ -4,32 +4,37 @@ at a time; anything else is parsed whole."""
 from __future__ import annotations
 
 import mmap
-import os
 import re
-import stat
 from typing import Iterator
 
 import orjson
 
 from podgroup_plan.errors import Problem
+from podgroup_plan.loading.bounded import read_input
 from podgroup_plan.loading.documents import Document, documents_of, item_type
+from podgroup_plan.loading.encodings import MARK_BYTES, NotText, as_utf8, byte_order_mark, json_values, loads
 
 
 def mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Document]:
     """A JSON file read through a memory map: the streamed items of a large List only ever
     need the pages around the cursor, and pages behind it are given back (`_stream_list`), so
-    a 750 MB dump does not stay resident while it is decoded."""
-    try:
-        with open(path, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode):  # a pipe (`<(kubectl get ... -o json)`): no map
-                data: bytes | mmap.mmap = fh.read()
-            elif info.st_size == 0:
-                data = b""
-            else:
-                data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError) as e:
-        problems.append(Problem(path, f"cannot read: {getattr(e, 'strerror', None) or e}"))
+    a 750 MB dump does not stay resident while it is decoded. The file is looked at before it
+    is read (loading/bounded.py: its size, a device, NUL bytes first)."""
+    data = read_input(path, problems, mapped=True)
+    if data is None:
+        return
+    if byte_order_mark(data[:MARK_BYTES]) is not None:
+        # UTF-16/32 (PowerShell) or UTF-8 with a mark: parsed whole from its UTF-8 bytes, so
+        # that no item keeps a span of bytes that are not the file's
+        try:
+            text = as_utf8(data if isinstance(data, bytes) else data[:])[0]
+        except NotText as e:
+            problems.append(Problem(path, str(e), line=e.line))
+            return
+        finally:
+            if isinstance(data, mmap.mmap):
+                data.close()
+        yield from _whole(path, text, problems, 0)
         return
     try:
         yield from _json_documents(path, data, problems)
@@ -49,14 +54,30 @@ def _json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem])
         done = e.done
     # Not the layout `_stream_list` reads (or broken JSON): parse the whole file, skipping the
     # items already given.
+    yield from _whole(path, data if isinstance(data, bytes) else data[:], problems, done)
+
+
+def _whole(path: str, data: bytes, problems: list[Problem], done: int) -> Iterator[Document]:
+    """Every JSON value of the file (one, or a stream of them: `kubectl get -o json -w`), the
+    first `done` items of the first one (a List) already given."""
     try:
-        value = orjson.loads(data if isinstance(data, bytes) else data[:])
+        values = list(json_values(data))
     except orjson.JSONDecodeError as e:
         problems.append(Problem(path, f"invalid JSON: {e.msg}", line=e.lineno))
         return
-    if done:
-        value["items"] = value["items"][done:]
-    yield from documents_of(value, path, 1, 1, (), None, problems, first_item=done)
+    for n, (value, start, end) in enumerate(values):
+        if n == 0 and done:
+            value["items"] = value["items"][done:]
+        line = data.count(b"\n", 0, start) + 1 if n else 1
+        # the values after the first are located by their bytes (a stream is no YAML document)
+        span = (start, end) if n and not _is_list(value) else None
+        yield from documents_of(value, path, n + 1, line, (), None, problems, span=span,
+                                first_item=done if n == 0 else 0)
+
+
+def _is_list(value: object) -> bool:
+    kind = value.get("kind") if isinstance(value, dict) else None
+    return isinstance(kind, str) and kind.endswith("List")
 
 
 class _NotStreamable(Exception):
@@ -92,7 +113,7 @@ def _stream_list(path: str, data: bytes | mmap.mmap, problems: list[Problem]) ->
     if head is None:
         raise _NotStreamable
     try:
-        header = orjson.loads(data[: head.end()].rstrip() + b"]}")
+        header = loads(data[: head.end()].rstrip() + b"]}")
     except orjson.JSONDecodeError:
         raise _NotStreamable from None
     item_kind, item_api_version = item_type(header)
@@ -128,7 +149,7 @@ def _stream_list(path: str, data: bytes | mmap.mmap, problems: list[Problem]) ->
         if end >= 0:
             end += len(close)
             try:
-                item = orjson.loads(view[p:end])
+                item = loads(view[p:end])
             except orjson.JSONDecodeError:
                 pass
         if item is _NO_ITEM:
@@ -137,7 +158,7 @@ def _stream_list(path: str, data: bytes | mmap.mmap, problems: list[Problem]) ->
                 raise _NotStreamable(count)
             end += len(close)
             try:
-                item = orjson.loads(view[p:end])
+                item = loads(view[p:end])
             except orjson.JSONDecodeError:
                 raise _NotStreamable(count) from None
         if shortest is None or end - p < shortest:
@@ -172,7 +193,7 @@ def _stream_list(path: str, data: bytes | mmap.mmap, problems: list[Problem]) ->
     if p >= size or data[p] != _CLOSE:
         raise _NotStreamable(count)
     try:  # the rest of the envelope must be JSON too
-        orjson.loads(data[: head.end()] + data[p:])
+        loads(data[: head.end()] + data[p:])
     except orjson.JSONDecodeError:
         raise _NotStreamable(count) from None
 

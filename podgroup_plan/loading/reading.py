@@ -16,6 +16,8 @@ from typing import Iterator, Sequence
 import orjson
 
 from podgroup_plan.errors import Problem
+from podgroup_plan.loading.bounded import read_input
+from podgroup_plan.loading.encodings import NotText, decode, json_values
 from podgroup_plan.loading.documents import Document, documents_of
 from podgroup_plan.loading.json_stream import mapped_json_documents
 from podgroup_plan.loading.paths import STDIN, STDIN_NAME, expand_paths
@@ -54,11 +56,8 @@ def read_file(path: str, problems: list[Problem]) -> Iterator[Document]:
 
 
 def _yaml_file(path: str, problems: list[Problem]) -> Iterator[Document]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as e:
-        problems.append(Problem(path, f"cannot read: {e.strerror or e}"))
+    data = read_input(path, problems)  # looked at first: its size, a device, NUL bytes first
+    if data is None:
         return
     text = decode_text(path, data, problems)
     if text is not None:
@@ -66,23 +65,26 @@ def _yaml_file(path: str, problems: list[Problem]) -> Iterator[Document]:
 
 
 def decode_text(name: str, data: bytes, problems: list[Problem]) -> str | None:
-    """A file's bytes as text (UTF-8, a byte-order mark allowed), or None with a problem."""
+    """A file's bytes as text (UTF-8, or UTF-16/32 as its byte-order mark says: encodings.py),
+    or None with a problem."""
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        problems.append(Problem(name, f"not UTF-8 text (byte {e.start})", line=line))
+        return decode(data)
+    except NotText as e:
+        problems.append(Problem(name, str(e), line=e.line))
         return None
 
 
 def read_text(name: str, text: str, problems: list[Problem]) -> Iterator[Document]:
     """Text whose format is not told by a file name (stdin): JSON if it parses as JSON."""
     if text.lstrip()[:1] in ("{", "["):
-        try:
-            value = orjson.loads(text)
+        data = text.encode("utf-8", "surrogatepass")
+        try:  # one value, or a stream of them (`kubectl get -o json -w | podgroup-plan ... -`)
+            values = list(json_values(data))
         except orjson.JSONDecodeError:
             pass  # YAML flow style or broken JSON: the YAML parser tells which, with a line
         else:
-            yield from documents_of(value, name, 1, 1, (), None, problems)
+            for n, (value, start, _) in enumerate(values):
+                line = data.count(b"\n", 0, start) + 1 if n else 1
+                yield from documents_of(value, name, n + 1, line, (), None, problems)
             return
     yield from yaml_documents(name, text, problems)

@@ -162,50 +162,20 @@ def check_input(
     return issues
 
 
-# The most pods the controllers of one input may ask for. Upstream's replicas and parallelism
-# are int32 (2,147,483,647), but each pod the planner creates costs memory and time: a typo such
-# as `replicas: 2000000000` must be a clear answer, not an hour of expansion. Planner decision.
-MAX_CONTROLLER_PODS = 1_000_000
-
-
-def _pods_asked(kind: str, obj: Any, nodes: int = 0) -> tuple[tuple, int]:
-    """(the field that asks, how many pods) for one controller object."""
-    if kind == "Job":
-        wanted = obj.parallelism if obj.completions is None else min(obj.parallelism, obj.completions)
-        return ("spec", "parallelism"), max(wanted, 0)
-    if kind in ("JobSet", "TrainJob"):
-        total = 0
-        for rj in obj.replicated_jobs:
-            job = rj.job
-            per = job.parallelism if job.completions is None else min(job.parallelism, job.completions)
-            total += max(rj.replicas, 0) * max(per, 0)
-        return ("spec", "replicatedJobs") if kind == "JobSet" else ("spec", "trainer", "numNodes"), total
-    if kind == "DaemonSet":
-        return ("spec", "template"), nodes  # at most one pod per node
-    if kind in ("PyTorchJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob"):
-        from podgroup_plan.controllers.operators import pods_asked
-
-        return pods_asked(kind, obj)
-    return ("spec", "replicas"), max(getattr(obj, "replicas", 0), 0)
-
-
 def controller_limits(decoded: Decoded) -> Iterator[Issue]:
-    """Controllers asking for more pods than the planner will create (MAX_CONTROLLER_PODS in
-    all): each such object is named, the biggest first when together they are too many."""
+    """Controllers asking for more pods than the planner will create (controllers/limits.py:
+    MAX_CONTROLLER_PODS in all): each such object is named, the biggest first."""
+    if not any(decoded.controllers.values()):
+        return  # (and the controllers package is not imported)
+    from podgroup_plan.controllers.limits import over_limit, pods_asked
+
     asked = []
     for kind, items in sorted(decoded.controllers.items()):
         for doc, obj in items:
-            path, n = _pods_asked(kind, obj, len(decoded.nodes))
-            asked.append((n, doc, path))
-    total = sum(n for n, _, _ in asked)
-    if total <= MAX_CONTROLLER_PODS:
-        return
-    for i, (n, doc, path) in enumerate(sorted(asked, key=lambda a: -a[0])):
-        if i and n * 10 < MAX_CONTROLLER_PODS:
-            break  # the biggest is always named; of the rest, those over a tenth of the limit
-        yield Issue(doc, path, f"asks for {n:,} pods; podgroup-plan creates at most "
-                               f"{MAX_CONTROLLER_PODS:,} pods for the controllers of one input "
-                               f"({total:,} asked in all)")
+            path, n = pods_asked(kind, obj, len(decoded.nodes))
+            asked.append((n, (doc, path)))
+    for (doc, path), _, message in over_limit(asked):  # type: ignore[misc]
+        yield Issue(doc, path, message)
 
 
 # --- objects -----------------------------------------------------------------------------------

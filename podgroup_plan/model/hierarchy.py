@@ -47,10 +47,14 @@ class TreeNode:
         return isinstance(self.group, PodGroup)
 
     def walk(self):
-        """This node and every node below it, parents before children, in child order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        """This node and every node below it, parents before children, in child order. A loop
+        over a stack: a chain of CompositePodGroups is as deep as the input makes it (the
+        depth rule is judged after the walk), and Python's recursion stops at 1,000."""
+        todo = [self]
+        while todo:
+            node = todo.pop()
+            yield node
+            todo.extend(reversed(node.children))
 
     def leaves(self) -> list["TreeNode"]:
         return [n for n in self.walk() if n.is_leaf]
@@ -61,7 +65,8 @@ class TreeNode:
 
     def height(self) -> int:
         """Levels from this node down to and including its deepest leaf PodGroup."""
-        return 1 + max((c.height() for c in self.children), default=0)
+        top = self.depth
+        return 1 + max(n.depth - top for n in self.walk())
 
 
 @dataclass(slots=True)
@@ -95,6 +100,19 @@ def _name(key: Key) -> str:
     return f"{key[0]}/{key[1]}"
 
 
+# A path or cycle named in a message shows at most this many objects (its ends): the message
+# is repeated on every object of the tree, and a chain can be 100,000 levels long.
+PATH_SHOWN = 8
+
+
+def _path_text(keys: list[Key]) -> str:
+    if len(keys) <= PATH_SHOWN:
+        return " -> ".join(_name(k) for k in keys)
+    half = PATH_SHOWN // 2
+    return (" -> ".join(_name(k) for k in keys[:half]) + f" -> ({len(keys) - 2 * half} more) -> "
+            + " -> ".join(_name(k) for k in keys[-half:]))
+
+
 def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
     """The trees of `cluster`, validated. Deterministic: every list is sorted."""
     composites = {c.key: c for c in cluster.composite_pod_groups}
@@ -107,15 +125,28 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
     h = Hierarchy()
     # Objects whose way up meets a CompositePodGroup that is not in the input: the first one
     # missing, as the hierarchy snapshot's walk up from a leaf finds it.
+    # Each object's answer is kept, so that a 100,000-level chain is walked once, not once
+    # per level (None: its way up ends at a root or in a cycle).
     missing_of: dict[Key, Key] = {}
+    answered: dict[Key, Key | None] = {}
     for start in sorted(composites):
+        path: list[Key] = []
+        on_path: set[Key] = set()
         key: Key | None = start
-        seen: set[Key] = set()
-        while key is not None and key in composites and key not in seen:
-            seen.add(key)
+        while key is not None and key in composites and key not in on_path and key not in answered:
+            on_path.add(key)
+            path.append(key)
             key = parent_of[key]
-        if key is not None and key not in composites:
-            missing_of[start] = key
+        if key in answered:
+            found = answered[key]  # type: ignore[index]
+        elif key is not None and key not in composites:
+            found = key
+        else:
+            found = None
+        for k in path:
+            answered[k] = found
+            if found is not None:
+                missing_of[k] = found
     h.missing.update(missing_of)
     # Build the trees from the roots down.
     for key in sorted(composites):
@@ -139,8 +170,9 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
     for key in sorted(composites):
         if parent_of[key] is None:
             root = h.nodes[key]
-            _set_depths(root, 1)
             nodes = list(root.walk())
+            for n in nodes:  # parents come before their children
+                n.depth = 1 if n.parent is None else n.parent.depth + 1
             reached.update(n.key for n in nodes)
             message = _broken_rule(root, nodes)
             if message is not None:
@@ -155,7 +187,7 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
         if key in reached or key in h.invalid or key in missing_of:
             continue
         cycle = _cycle_from(key, parent_of)
-        message = "invalid CompositePodGroup hierarchy: cycle " + " -> ".join(_name(k) for k in cycle)
+        message = "invalid CompositePodGroup hierarchy: cycle " + _path_text(cycle)
         todo = [h.nodes[k] for k in cycle]
         while todo:  # not walk(): the cycle's members are each other's children
             n = todo.pop()
@@ -173,7 +205,7 @@ def _broken_rule(root: TreeNode, nodes: list[TreeNode]) -> str | None:
     if height > WORKLOAD_MAX_TREE_DEPTH:
         path = _deepest_path(root)
         return (f"depth {height} exceeds {WORKLOAD_MAX_TREE_DEPTH} "
-                f"(WorkloadMaxTreeDepth): " + " -> ".join(_name(n.key) for n in path))
+                f"(WorkloadMaxTreeDepth): " + _path_text([n.key for n in path]))
     workloads: dict[str, list[Key]] = {}
     for n in nodes:
         workloads.setdefault(n.group.workload_name or "", []).append(n.key)
@@ -186,12 +218,14 @@ def _broken_rule(root: TreeNode, nodes: list[TreeNode]) -> str | None:
 
 def _deepest_path(root: TreeNode) -> list[TreeNode]:
     """The first root-to-leaf path of the greatest length, in child order."""
-    best = [root]
-    for child in root.children:
-        path = [root] + _deepest_path(child)
-        if len(path) > len(best):
-            best = path
-    return best
+    deepest = root
+    for n in root.walk():  # in child order: the first of the deepest wins
+        if n.depth > deepest.depth:
+            deepest = n
+    path = [deepest]
+    while path[-1] is not root:
+        path.append(path[-1].parent)  # type: ignore[arg-type]
+    return path[::-1]
 
 
 def _cycle_from(start: Key, parent_of: dict[Key, Key | None]) -> list[Key]:
@@ -209,8 +243,3 @@ def _cycle_from(start: Key, parent_of: dict[Key, Key | None]) -> list[Key]:
     cycle = cycle[i:] + cycle[:i]
     return cycle + [cycle[0]]
 
-
-def _set_depths(node: TreeNode, depth: int) -> None:
-    node.depth = depth
-    for child in node.children:
-        _set_depths(child, depth + 1)

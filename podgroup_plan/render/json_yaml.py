@@ -17,8 +17,32 @@ if TYPE_CHECKING:
 
 
 def render_json(document: Mapping[str, Any]) -> str:
-    """2-space indented JSON, keys as given, UTF-8 text, one trailing newline."""
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+    """2-space indented JSON, keys as given, UTF-8 text, one trailing newline: the bytes
+    `orjson.dumps(document, option=OPT_INDENT_2)` writes, made piece by piece (`_json`)."""
+    return (_json(document, 0) + b"\n").decode("utf-8")
+
+
+# The document is written piece by piece: its top-level fields one by one, and a long list (the
+# pods, the groups) a slice of items at a time, each into orjson's own small buffer. orjson
+# does not survive running out of memory while it grows one buffer for a whole 50,000-pod
+# result (a segmentation fault under a memory limit, issue 25); joining the pieces is Python's,
+# which raises MemoryError instead.
+_SLICE = 1000  # list items per piece (a few hundred KiB of text)
+
+
+def _json(value: Any, depth: int) -> bytes:
+    if depth == 0 and isinstance(value, Mapping) and value:
+        parts = [b"  " + orjson.dumps(key) + b": " + _json(item, 1) for key, item in value.items()]
+        return b"{\n" + b",\n".join(parts) + b"\n}"
+    pad = b"  " * depth
+    if isinstance(value, (list, tuple)) and len(value) > _SLICE:
+        # each slice as orjson writes a list ("[\n" ... "\n" pad "]"), without its brackets
+        cut = len(pad) + 2
+        parts = [_json(list(value[i:i + _SLICE]), depth)[2:-cut] for i in range(0, len(value), _SLICE)]
+        return b"[\n" + b",\n".join(parts) + b"\n" + pad + b"]"
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    # a line break in the text is orjson's own (inside strings it writes \n)
+    return text.replace(b"\n", b"\n" + pad) if depth and b"\n" in text else text
 
 
 def render_yaml(document: Mapping[str, Any]) -> str:

@@ -13,6 +13,11 @@ for no renderer, nor for what one imports (rich, XML, ...).
 The documents: RESULT a `PlanResult` (`simulate`), DIFF and EXPLANATION the plain dicts that
 `diff.diff_plans` and `explain.explain` build, WHAT_IF the dict of `analyses.what_if.sweep.assemble`,
 HEADROOM that of `analyses.headroom.report`.
+
+Nothing from the input reaches a terminal raw (issue 25): every format but an `exact` one (JSON,
+YAML: strings as they are, under their own escaping) is handed its document and options with
+every control character escaped (`render/escape.py`), before it measures a width. That happens
+here, for every format, so a new one cannot forget it.
 """
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ class Format:
     name: str
     text: str  # "module:function", (document, RenderOptions) -> str
     terminal: str | None = None  # "module:function", (document, Console, RenderOptions) -> None
+    exact: bool = False  # strings as they are (JSON, YAML); else shown escaped
 
 
 def _formats(*formats: Format) -> dict[str, Format]:
@@ -65,8 +71,8 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
     RESULT: _formats(
         Format("table", "podgroup_plan.render.table:render_text",
                terminal="podgroup_plan.render.table:render_terminal"),
-        Format("json", "podgroup_plan.render.json_yaml:render_result_json"),
-        Format("yaml", "podgroup_plan.render.json_yaml:render_result_yaml"),
+        Format("json", "podgroup_plan.render.json_yaml:render_result_json", exact=True),
+        Format("yaml", "podgroup_plan.render.json_yaml:render_result_yaml", exact=True),
         Format("markdown", "podgroup_plan.render.markdown:render_text"),
         Format("junit", "podgroup_plan.render.junit:render_text"),
         Format("html", "podgroup_plan.render.html:render_result"),
@@ -74,23 +80,23 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
     DIFF: _formats(
         Format("table", "podgroup_plan.render.diff_table:render_text",
                terminal="podgroup_plan.render.diff_table:render_terminal"),
-        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.diff_markdown:render_text"),
         Format("html", "podgroup_plan.render.html:render_diff"),
     ),
     EXPLANATION: _formats(
         Format("table", "podgroup_plan.render.explain_table:render_text"),
-        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
     ),
     WHAT_IF: _formats(
         Format("table", "podgroup_plan.render.what_if:render_text",
                terminal="podgroup_plan.render.what_if:render_terminal"),
-        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.what_if:render_markdown"),
     ),
     HEADROOM: _formats(
         Format("table", "podgroup_plan.render.headroom:render_text"),
-        Format("json", "podgroup_plan.render.json_yaml:render_document_json"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.headroom:render_markdown"),
     ),
 }
@@ -108,12 +114,31 @@ def _function(target: str) -> Callable[..., Any]:
 
 def render_text(document: str, name: str, value: Any, options: RenderOptions) -> str:
     """`value` in format `name` as text."""
-    return _function(FORMATS[document][name].text)(value, options)
+    found = FORMATS[document][name]
+    if not found.exact:
+        value, options = _shown(value, options)
+    return _function(found.text)(value, options)
 
 
 def terminal_renderer(document: str, name: str
                       ) -> Callable[[Any, Console, RenderOptions], None] | None:
     """The renderer that prints format `name` on a terminal, or None when it has none (then
     its text is written, as to a file)."""
-    target = FORMATS[document][name].terminal
-    return _function(target) if target is not None else None
+    found = FORMATS[document][name]
+    if found.terminal is None:
+        return None
+    render = _function(found.terminal)
+    if found.exact:
+        return render  # type: ignore[no-any-return]
+
+    def escaped(value: Any, console: Console, options: RenderOptions) -> None:
+        value, options = _shown(value, options)
+        render(value, console, options)
+
+    return escaped
+
+
+def _shown(value: Any, options: RenderOptions) -> tuple[Any, RenderOptions]:
+    from podgroup_plan.render.escape import for_display
+
+    return for_display(value), for_display(options)

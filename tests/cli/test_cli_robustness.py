@@ -441,20 +441,24 @@ def test_controllers_asking_for_too_many_pods_get_an_answer_not_a_hang(tmp_path)
     assert "Deployment shop/typo: spec.replicas: asks for 2,000,000,000 pods" in result.stderr
 
     # together too many: the big ones are named, the small ones are not
-    many = [_deployment(f"d{i}", 400_000) for i in range(3)] + [_deployment("small", 5)]
+    many = [_deployment(f"d{i}", 80_000) for i in range(3)] + [_deployment("small", 5)]
     (tmp_path / "many.yaml").write_text("---\n".join([NODE] + many))
     result = run("validate", tmp_path / "many.yaml")
     assert result.exit_code == 2
     named = [line.split(": spec.replicas")[0].rsplit(" ", 1)[-1] for line in result.stderr.splitlines()]
     assert named == ["shop/d0", "shop/d1", "shop/d2"]
-    assert "(1,200,005 asked in all)" in result.stderr
+    assert "creates at most 200,000 pods" in result.stderr and "(240,005 asked in all)" in result.stderr
 
     # many small ones: the biggest is named all the same
-    small = [_deployment(f"s{i}", 20_000 + i) for i in range(60)]
+    small = [_deployment(f"s{i}", 4_000 + i) for i in range(60)]
     (tmp_path / "small.yaml").write_text("---\n".join([NODE] + small))
     result = run("validate", tmp_path / "small.yaml")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "shop/s59" in result.stderr
+
+    # at the limit: planned
+    (tmp_path / "fits.yaml").write_text("---\n".join([NODE] + [_deployment(f"f{i}", 50_000) for i in range(4)]))
+    assert run("validate", tmp_path / "fits.yaml").exit_code == 0
 
 
 def test_completed_indexes_are_intervals_not_a_set_of_billions(tmp_path):

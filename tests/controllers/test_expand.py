@@ -439,3 +439,22 @@ def test_an_input_without_controllers_loads_with_none_as_one_built_directly(tmp_
     assert selector_only.controllers is None and selector_only.spread_selectors
     with_job = load(tmp_path, job())
     assert with_job.controllers and len(with_job.controllers.jobs) == 1
+
+
+def test_expansion_refuses_more_pods_than_the_limit_before_building_any(tmp_path):
+    """The limit holds for a ClusterInput that did not come through loading's check (the API):
+    one object over it, named with its field, and nothing built."""
+    import dataclasses
+
+    from podgroup_plan.controllers.limits import MAX_CONTROLLER_PODS
+
+    cluster = load(tmp_path, job(spec="parallelism: 4\n  completions: 4"))
+    big = dataclasses.replace(cluster.controllers.jobs[0], parallelism=MAX_CONTROLLER_PODS + 1,
+                              completions=None)
+    huge = dataclasses.replace(cluster, controllers=dataclasses.replace(cluster.controllers, jobs=(big,)))
+    with pytest.raises(InputError) as err:
+        expand(huge, GATES)
+    assert [str(p) for p in err.value.problems] == [
+        "<input>: Job ml/train: spec.parallelism: asks for 200,001 pods; podgroup-plan creates at "
+        "most 200,000 pods for the controllers of one input (200,001 asked in all)"]
+    assert len(expand(cluster, GATES).pods) == 4

@@ -12,6 +12,15 @@ empty files, truncations), writes them as YAML or as a kubectl-style JSON List, 
 
 never exit 3 (an internal error) and never a traceback.
 
+Whatever the answer, nothing printed holds a raw control character from the input (issue 25):
+inputs carrying them are also rendered as a table, Markdown and JUnit and every line is checked.
+
+Classes beyond mutations of the real cases (issue 25): control characters in any string or
+key (`hostile` strings), every encoding kubectl reads (UTF-16/32 and UTF-8 with a byte-order
+mark, a stream of concatenated JSON objects) and content starting with NUL bytes, inputs over
+the size limit (`PODGROUP_PLAN_MAX_INPUT`), deep CompositePodGroup chains, controllers asking
+for far too many pods, and standard input named again as `--output-file`.
+
 Budget: a fixed, derandomised 60 examples in CI (about half a minute). A longer run for
 developers, with fresh randomness each time:
 
@@ -85,6 +94,16 @@ ODD_STRINGS = [
     "\u202e", "x\ny", "null", "~", "true", "${VAR}", "*", "&a", "!!binary", "a/b/c", "-a-",
     "UPPER", "with space", "ns/name", "1m", "0.0000000001", "123456789012345678901234567890",
 ]
+# Strings a hostile user writes to reach the terminal: a title and a cleared screen, a forged
+# line, a one-byte CSI, reversed text, a line separator, DEL, a NUL
+HOSTILE_STRINGS = [
+    "\x1b]0;owned\x07\x1b[2J", "x\n• all pods scheduled, nothing to see here", "\x9b31m", "\u202eevil",
+    "\u2066iso\u2069", "a\u2028b", "\x7f", "nul\x00byte", "cr\roverwrite", "\x85next", "tab\tbed",
+]
+ODD_STRINGS += HOSTILE_STRINGS
+# What must never be printed raw (the input's own line breaks, shown escaped, included)
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                         "\u202a-\u202e\u2066-\u2069]")
 ODD_NUMBERS = [0, -1, 1, 2**31, -(2**31) - 1, 2**63, -(2**63) - 1, 10**30, 1e308, -1e-308,
                float("inf"), 0.5, 3.7, True, False]
 
@@ -109,6 +128,13 @@ def _set(doc, path, value):
     for part in path[:-1]:
         target = target[part]
     target[path[-1]] = value
+
+
+def _get(doc, path):
+    target = doc
+    for part in path:
+        target = target[part]
+    return target
 
 
 def _delete(doc, path):
@@ -183,8 +209,17 @@ def mutated(draw, doc):
             break
         path = draw(st.sampled_from(places))
         action = draw(st.sampled_from(
-            ["replace", "replace", "delete", "nest", "share", "number", "string", "empty"]))
-        if action == "delete":
+            ["replace", "replace", "delete", "nest", "share", "number", "string", "empty",
+             "hostile", "hostile-key"]))
+        if action == "hostile":  # a control sequence inside a string the tool may print
+            value = _get(doc, path)
+            text = value if isinstance(value, str) else ""
+            _set(doc, path, text + draw(st.sampled_from(HOSTILE_STRINGS)))
+        elif action == "hostile-key":  # ... or inside a mapping's key (labels, resources)
+            parent = _get(doc, path[:-1])
+            if isinstance(parent, dict) and isinstance(path[-1], str):
+                parent[path[-1] + draw(st.sampled_from(HOSTILE_STRINGS))] = parent.pop(path[-1])
+        elif action == "delete":
             _delete(doc, path)
         elif action == "nest":
             depth = draw(st.sampled_from([3, 50, 400]))
@@ -214,6 +249,11 @@ def _yaml(docs) -> str:
     return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True)
 
 
+def _json_stream(docs) -> str:
+    """What `kubectl get -o json -w` writes: one object after another."""
+    return "\n".join(json.dumps(d, indent=4, ensure_ascii=False, allow_nan=True) for d in docs) + "\n"
+
+
 def _json_list(docs) -> str:
     return json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}, indent=2,
                       ensure_ascii=False, allow_nan=True)
@@ -227,14 +267,16 @@ def inputs(draw):
     gentle = draw(st.booleans())  # half the examples keep the input loadable, mostly
     for i in draw(st.sets(st.integers(min_value=0, max_value=len(docs) - 1), max_size=3)):
         docs[i] = draw(plausible(docs[i]) if gentle else mutated(docs[i]))
-    fmt = draw(st.sampled_from(["yaml", "yaml", "json"]))
+    fmt = draw(st.sampled_from(["yaml", "yaml", "json", "json-stream"]))
     try:
-        text = _yaml(docs) if fmt == "yaml" else _json_list(docs)
+        text = (_yaml(docs) if fmt == "yaml" else _json_list(docs) if fmt == "json"
+                else _json_stream(docs))
     except (ValueError, yaml.YAMLError, RecursionError):  # not representable: write the seed
         text = _yaml(draw(st.sampled_from(SEEDS)))
     data = text.encode("utf-8", "surrogatepass")
-    damage = "none" if gentle else draw(st.sampled_from(
-        ["none", "none", "none", "truncate", "duplicate-line", "binary", "empty", "bom", "tabs"]))
+    damage = draw(st.sampled_from(["none", "none", "none", "none", "utf-16", "utf-32"])) if gentle \
+        else draw(st.sampled_from(["none", "none", "none", "truncate", "duplicate-line", "binary",
+                                   "empty", "bom", "tabs", "utf-16", "utf-32", "nul-start"]))
     if damage == "truncate":
         data = data[: draw(st.integers(min_value=0, max_value=max(len(data) - 1, 0)))]
     elif damage == "duplicate-line":  # duplicate keys, or a repeated item
@@ -251,7 +293,11 @@ def inputs(draw):
         data = b"\xef\xbb\xbf" + data
     elif damage == "tabs":
         data = data.replace(b"  ", b"\t", 3)
-    files = {f"input.{fmt}": data}
+    elif damage in ("utf-16", "utf-32"):  # what Windows PowerShell writes: a byte-order mark first
+        data = data.decode("utf-8", "surrogatepass").encode(damage, "surrogatepass")
+    elif damage == "nul-start":  # a sparse file, a disk image
+        data = b"\x00" * draw(st.sampled_from([1, 4096])) + data
+    files = {f"input.{'json' if fmt == 'json-stream' else fmt}": data}
     if draw(st.booleans()):  # a second, untouched file beside it
         files["other.yaml"] = _yaml(draw(st.sampled_from(SEEDS))).encode()
     return files
@@ -259,13 +305,14 @@ def inputs(draw):
 
 # --- the check ---------------------------------------------------------------------------------
 
-def check(files: dict[str, bytes], folder: Path) -> None:
+def check(files: dict[str, bytes], folder: Path, env: dict[str, str] | None = None) -> None:
     for name, data in files.items():
         (folder / name).write_bytes(data)
-    result = CliRunner().invoke(app, ["simulate", str(folder), "-o", "json"])
+    result = CliRunner().invoke(app, ["simulate", str(folder), "-o", "json"], env=env)
     where = _keep(files) if result.exit_code not in (0, 1, 2) or "Traceback" in result.stderr else ""
     assert result.exit_code in (0, 1, 2), f"exit {result.exit_code}: {result.stderr}{where}"
     assert "Traceback" not in result.stderr, result.stderr + where
+    _no_raw_control(result.stderr, "stderr", files)
     if result.exit_code == 2:
         assert result.stdout == ""
         lines = result.stderr.splitlines()
@@ -276,6 +323,26 @@ def check(files: dict[str, bytes], folder: Path) -> None:
     else:
         document = json.loads(result.stdout)
         assert document["kind"] == "PlanResult"
+        if not LONG_RUN or _carries_controls(files):  # every human-readable output, escaped
+            for output in ("table", "markdown", "junit"):
+                shown = CliRunner().invoke(app, ["simulate", str(folder), "-o", output, "--pods", "all"],
+                                           env=env)
+                assert shown.exit_code in (0, 1), shown.stderr
+                _no_raw_control(shown.stdout, output, files)
+                _no_raw_control(shown.stderr, output + " stderr", files)
+
+
+def _carries_controls(files: dict[str, bytes]) -> bool:
+    """Whether the input may hold a control character (raw, in another encoding, or escaped in
+    JSON or YAML): long runs render the human outputs only for those."""
+    data = b"".join(files.values())
+    return re.search(rb"[\x00-\x09\x0b-\x1f\x7f-\xff]|\\", data) is not None
+
+
+def _no_raw_control(text: str, where: str, files: dict[str, bytes]) -> None:
+    found = RAW_CONTROL.search(text)
+    assert found is None, (f"raw {found.group()!r} in {where}: "
+                           f"{text[max(found.start() - 80, 0):found.end() + 40]!r}{_keep(files)}")
 
 
 def _keep(files: dict[str, bytes]) -> str:
@@ -302,3 +369,128 @@ def test_corpus_case(case, tmp_path):
     """Inputs that once broke the tool: each folder is one input (its files as they were)."""
     files = {p.name: p.read_bytes() for p in sorted((CORPUS / case).iterdir())}
     check(files, tmp_path)
+
+
+# --- the classes of issue 25 beyond mutations ----------------------------------------------------
+
+NODE_DOC = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1"},
+            "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+
+
+@st.composite
+def chains(draw):
+    """A CompositePodGroup chain of any depth (the planner allows 4 levels; 400 once crashed),
+    sometimes closed into a cycle or hanging from a parent that is not there."""
+    levels = draw(st.sampled_from([1, 3, 5, 60, 400, 3000]))
+    shape = draw(st.sampled_from(["chain", "cycle", "missing"]))
+    ref = {"workloadName": "w", "templateName": "t"}
+    docs = [NODE_DOC, {"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "Workload",
+                       "metadata": {"name": "w", "namespace": "t"},
+                       "spec": {"compositePodGroupTemplates": [{
+                           "name": "t", "schedulingPolicy": {"gang": {"minGroupCount": 1}},
+                           "podGroupTemplates": [{"name": "l", "schedulingPolicy": {"gang": {"minCount": 1}}}]}]}}]
+    for i in range(levels):
+        spec = {"workloadRef": ref, "schedulingPolicy": {"gang": {"minGroupCount": 1}}}
+        parent = f"c{i - 1}" if i else {"chain": None, "cycle": f"c{levels - 1}", "missing": "gone"}[shape]
+        if parent:
+            spec["parentCompositePodGroupName"] = parent
+        docs.append({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "CompositePodGroup",
+                     "metadata": {"name": f"c{i}", "namespace": "t"}, "spec": spec})
+    docs.append({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+                 "metadata": {"name": "leaf", "namespace": "t"},
+                 "spec": {"workloadRef": {"workloadName": "w", "templateName": "l"},
+                          "parentCompositePodGroupName": f"c{levels - 1}",
+                          "schedulingPolicy": {"gang": {"minCount": 1}}}})
+    docs.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "t"},
+                 "spec": {"schedulingGroup": {"podGroupName": "leaf"},
+                          "containers": [{"name": "c", "image": "x"}]}})
+    return {"chain.json": _json_list(docs).encode()}
+
+
+@settings(max_examples=max(EXAMPLES // 10, 6), deadline=None, derandomize=not LONG_RUN, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(chains())
+def test_composite_chains_of_any_depth_get_a_contract_answer(files):
+    with tempfile.TemporaryDirectory() as folder:
+        check(files, Path(folder))
+
+
+@st.composite
+def huge_controllers(draw):
+    """Controllers asking for many pods: at, just over and far over the planner's limit."""
+    from podgroup_plan.controllers.limits import MAX_CONTROLLER_PODS
+
+    replicas = draw(st.sampled_from([MAX_CONTROLLER_PODS + 1, 10**6, 2**31 - 1, 10**18]))
+    kind = draw(st.sampled_from(["Deployment", "StatefulSet", "ReplicaSet", "Job", "JobSet"]))
+    template = {"metadata": {"labels": {"app": "a"}},
+                "spec": {"containers": [{"name": "c", "image": "x"}]}}
+    spec: dict = {"replicas": replicas, "selector": {"matchLabels": {"app": "a"}}, "template": template}
+    api = {"Deployment": "apps/v1", "StatefulSet": "apps/v1", "ReplicaSet": "apps/v1",
+           "Job": "batch/v1", "JobSet": "jobset.x-k8s.io/v1alpha2"}[kind]
+    job = {"parallelism": replicas, "completions": replicas, "completionMode": "Indexed",
+           "template": {"spec": {"restartPolicy": "Never", **template["spec"]}}}
+    if kind == "Job":
+        spec = job
+    elif kind == "JobSet":
+        spec = {"replicatedJobs": [{"name": "w", "replicas": replicas,
+                                    "template": {"spec": {**job, "parallelism": 1, "completions": 1}}}]}
+    if kind == "StatefulSet":
+        spec["serviceName"] = "a"
+    doc = {"apiVersion": api, "kind": kind, "metadata": {"name": "big", "namespace": "d"}, "spec": spec}
+    return {"m.yaml": _yaml([NODE_DOC, doc]).encode()}
+
+
+@settings(max_examples=max(EXAMPLES // 10, 6), deadline=None, derandomize=not LONG_RUN, database=None)
+@given(huge_controllers())
+def test_controllers_asking_for_too_many_pods_are_refused_at_once(files):
+    with tempfile.TemporaryDirectory() as folder:
+        check(files, Path(folder))
+        result = CliRunner().invoke(app, ["validate", folder])
+        assert result.exit_code == 2, result.stderr
+        # past int32, the schema refuses the number itself, as the API server would
+        assert "podgroup-plan creates at most" in result.stderr or "must be at most 2147483647" \
+            in result.stderr, result.stderr
+
+
+@settings(max_examples=max(EXAMPLES // 10, 6), deadline=None, derandomize=not LONG_RUN, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(inputs(), st.integers(min_value=1, max_value=4096))
+def test_inputs_over_the_size_limit_are_refused_by_name(files, limit):
+    """PODGROUP_PLAN_MAX_INPUT bounds every file before it is read."""
+    with tempfile.TemporaryDirectory() as folder:
+        check(files, Path(folder), env={"PODGROUP_PLAN_MAX_INPUT": str(limit)})
+        big = [name for name, data in files.items() if len(data) > limit]
+        result = CliRunner().invoke(app, ["validate", folder], env={"PODGROUP_PLAN_MAX_INPUT": str(limit)})
+        for name in big:
+            assert f"{Path(folder) / name}: larger than the input limit" in result.stderr, result.stderr
+
+
+@settings(max_examples=max(EXAMPLES // 15, 4), deadline=None, derandomize=not LONG_RUN, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(SEEDS), st.sampled_from(["same", "dot", "symlink", "hardlink", "dev-stdin"]),
+       st.sampled_from(["simulate", "diff"]))
+def test_standard_input_named_as_output_file_is_refused_and_kept(docs, spelling, command):
+    """`simulate - --output-file in.yaml < in.yaml` once overwrote the input."""
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "in.yaml"
+        data = _yaml(docs).encode()
+        source.write_bytes(data)
+        target = {"same": str(source), "dot": f"{folder}/./in.yaml", "symlink": f"{folder}/link.yaml",
+                  "hardlink": f"{folder}/hard.yaml", "dev-stdin": "/dev/stdin"}[spelling]
+        if spelling == "symlink":
+            os.symlink(source, target)
+        elif spelling == "hardlink":
+            os.link(source, target)
+        extra = ["--config-b", str(ROOT / "fixtures" / "scheduler-config" / "most-allocated.yaml")] \
+            if command == "diff" else []
+        with open(source, "rb") as stdin:
+            result = subprocess.run([sys.executable, "-m", "podgroup_plan.cli", command, "-", *extra,
+                                     "--output-file", target], stdin=stdin, capture_output=True,
+                                    text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert result.returncode == 2, result.stderr
+        assert "--output-file names an input (standard input is that file)" in result.stderr, result.stderr
+        assert source.read_bytes() == data

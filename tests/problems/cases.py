@@ -77,6 +77,8 @@ class Case:
     code: int = 2
     note: str = ""
     extra: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)  # environment variables of the run
+    stdin: bytes | None = None  # what standard input holds
 
 
 def pod(**edits: str) -> str:
@@ -126,6 +128,36 @@ CASES: list[Case] = [
          {"list.yaml": "- apiVersion: v1\n  kind: Node\n"}, "expected a Kubernetes object"),
     Case("Reading files", "No apiVersion or kind",
          {"m.yaml": "metadata: {name: x}\n"}, "required field is missing"),
+    Case("Reading files", "A file larger than the input limit",
+         {"m.yaml": doc(NODE, POD)}, "larger than the input limit of 100 bytes per file",
+         env={"PODGROUP_PLAN_MAX_INPUT": "100"},
+         note="Checked from the file's size before anything is read; the limit is 2 GiB unless "
+              "PODGROUP_PLAN_MAX_INPUT says (here 100 bytes)."),
+    Case("Reading files", "Standard input longer than the input limit",
+         {"m.yaml": NODE}, "<stdin>: larger than the input limit of 500 bytes per file; the rest was "
+                           "not read", args=("validate", "m.yaml", "-"), stdin=b"# padding\n" * 60,
+         env={"PODGROUP_PLAN_MAX_INPUT": "500"},
+         note="A pipe or standard input is read in chunks and refused as soon as it passes the "
+              "limit: `yes | podgroup-plan simulate -` ends."),
+    Case("Reading files", "An input limit that is not an amount",
+         {"m.yaml": NODE, "n.yaml": NODE}, "PODGROUP_PLAN_MAX_INPUT: 'lots' is not an amount of bytes",
+         env={"PODGROUP_PLAN_MAX_INPUT": "lots"}),
+    Case("Reading files", "A file that starts with NUL bytes",
+         {"m.yaml": NODE, "zeros.yaml": b"\x00" * 4096}, "starts with a NUL byte",
+         note="A sparse file or a disk image: refused from its first bytes, unread."),
+    Case("Reading files", "A device named as input",
+         {"m.yaml": NODE}, "/dev/zero: a character device, not a file of manifests; not read",
+         args=("validate", "m.yaml", "/dev/zero")),
+    Case("Reading files", "UTF-16 text with a byte-order mark that is not UTF-16",
+         {"m.yaml": "\ufeffkind: Node\n".encode("utf-16-le") + b"\x00\xd8"}, "not UTF-16 text (byte",
+         note="UTF-16 and UTF-32 with a byte-order mark (what Windows PowerShell writes for "
+              "`kubectl get ... > f.yaml`) are read as kubectl reads them; broken ones are named "
+              "so."),
+    Case("Reading files", "A stream of JSON objects with a broken one",
+         {"watch.json": '{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}\n'
+                        '{"apiVersion": "v1", "kind": "Pod",\n "metadata": {"name": "p",}}\n'},
+         "watch.json:3: invalid JSON: trailing comma is not allowed",
+         note="A stream of JSON objects (`kubectl get -o json -w`) is read object by object."),
     Case("Reading files", "No Node and no Pod in the whole input",
          {"empty.yaml": "# nothing yet\n"}, "no Node and no Pod found in the input",
          note="Empty files, empty standard input, or only kinds the planner ignores: a CI "
@@ -281,9 +313,9 @@ spec:
                               "  replicas: 2000000000\n  selector: {matchLabels: {app: web}}\n"
                               "  template:\n    metadata: {labels: {app: web}}\n"
                               "    spec: {containers: [{name: web, image: nginx}]}\n")},
-         "podgroup-plan creates at most 1,000,000 pods",
-         note="A planner limit (upstream's replicas are int32): a typo must get an answer, not "
-              "an hour of expansion."),
+         "podgroup-plan creates at most 200,000 pods",
+         note="A planner limit (upstream's replicas are int32), one the planner answers within "
+              "its speed goals: a typo must get an answer at once, not minutes of expansion."),
 
     Case("References and groups", "A PodDisruptionBudget with both minAvailable and maxUnavailable",
          {"m.yaml": doc(NODE, "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"

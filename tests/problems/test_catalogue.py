@@ -46,7 +46,9 @@ def run_case(case: Case, folder: Path, monkeypatch) -> tuple[int, str, list[str]
     for arg in case.args:
         args += manifests if arg == "{}" else [arg]
     monkeypatch.chdir(folder)
-    result = CliRunner().invoke(app, args)
+    for name, value in case.env.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(app, args, input=case.stdin)
     return result.exit_code, result.stderr, args
 
 
@@ -85,13 +87,19 @@ def render(results: dict[str, tuple[list[str], str]]) -> str:
         "* a result that cannot be written (a full disk, an unwritable `--output-file`): one line",
         f"  such as `{output.STDOUT_NAME}: cannot write: No space left on device`, exit 2 (a closed",
         "  pipe, as in `| head`, ends quietly with the plan's own exit code);",
+        "* not enough memory for the input (the machine's, or a limit such as `ulimit -v`): one",
+        "  line, `podgroup-plan: not enough memory to plan this input (N MiB used)`, exit 2;",
         "* an internal error, which is a bug: one line,",
         f"  `{guard.INTERNAL_ERROR}<Type>: <message>`, exit 3; `--debug` adds the Python",
         "  traceback.",
         "",
         "Beyond these cases, `tests/fuzz` runs the command line on mutated real manifests (wrong",
         "types, missing fields, huge numbers, bad quantities and labels, deep nesting, aliases,",
-        "binary, empty and truncated files) and checks that every answer is one of the above; CI",
+        "binary, empty and truncated files, control characters in any string, UTF-16/32 and",
+        "JSON streams, NUL bytes first, inputs over the size limit, deep CompositePodGroup",
+        "chains, controllers asking for too many pods, standard input named as `--output-file`)",
+        "and checks that every answer is one of the above and that nothing from the input is",
+        "printed with a raw control character; CI",
         "runs a fixed budget, and a longer run is",
         "`FUZZ_EXAMPLES=3000 python -m pytest tests/fuzz -q -p no:cacheprovider`.",
         "",

@@ -107,3 +107,31 @@ def test_with_the_composite_gate_off_nothing_is_invalid():
     result = _plan_with([cpg("b", "c"), cpg("c", "b")], [pg("leaf", "b")], gates={"CompositePodGroup": False})
     assert all(c.status != "Invalid" for c in result.composite_pod_groups)
     assert next(p for p in result.pods if p.name == "leaf-0").status == "Scheduled"
+
+
+def test_a_100000_level_chain_is_judged_without_recursion():
+    """No recursion on the input's depth (issue 25): 400 levels once ended in RecursionError."""
+    n = 100_000
+    composites = [cpg("c0")] + [cpg(f"c{i}", f"c{i - 1}") for i in range(1, n)]
+    trees = build_trees(composites, [pg("leaf", f"c{n - 1}")])
+    assert roots(trees) == [] and trees.invalid_leaves == {("ns", "leaf")}
+    msg = trees.invalid[("ns", "c0")]
+    # the path is named by its ends: the message is repeated on all 100,000 objects
+    assert msg == (f"invalid CompositePodGroup hierarchy: depth {n + 1} exceeds 4 (WorkloadMaxTreeDepth): "
+                   f"ns/c0 -> ns/c1 -> ns/c2 -> ns/c3 -> ({n + 1 - 8} more) -> ns/c{n - 3} -> ns/c{n - 2} -> "
+                   f"ns/c{n - 1} -> ns/leaf")
+    assert len(trees.invalid) == n and len(set(map(id, trees.invalid.values()))) == 1
+    assert trees.nodes[("ns", "leaf")].depth == n + 1
+
+
+def test_a_long_cycle_and_a_chain_below_a_missing_parent():
+    n = 50_000
+    cycle = [cpg(f"k{i}", f"k{(i + 1) % n}") for i in range(n)]
+    trees = build_trees(cycle, [])
+    assert len(trees.invalid) == n
+    assert trees.invalid[("ns", "k7")].startswith("invalid CompositePodGroup hierarchy: cycle ns/k0 -> ns/k1")
+    assert f"({n + 1 - 8} more)" in trees.invalid[("ns", "k7")]
+    hanging = [cpg("m0", "nowhere")] + [cpg(f"m{i}", f"m{i - 1}") for i in range(1, n)]
+    trees = build_trees(hanging, [pg("leaf", f"m{n - 1}")])
+    assert trees.missing[("ns", "leaf")] == ("ns", "nowhere")
+    assert trees.missing[("ns", f"m{n - 1}")] == ("ns", "nowhere") and len(trees.missing) == n + 1
