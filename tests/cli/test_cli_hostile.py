@@ -62,8 +62,8 @@ def chain(levels: int) -> dict:
 
 
 def test_a_100000_level_composite_chain_is_answered(tmp_path):
-    """400 levels once ended in RecursionError (exit 3). The tree is Invalid (deeper than 4):
-    every object says so, the pod waits."""
+    """400 levels once ended in RecursionError (exit 3). The tree is Invalid (deeper than the
+    planner schedules): every object says so, the pod waits."""
     (tmp_path / "chain.json").write_text(json.dumps(chain(100_000)))
     result = process("simulate", tmp_path / "chain.json", "-o", "json",
                      "--output-file", tmp_path / "plan.json", memory=2 * GIB, timeout=300)
@@ -72,7 +72,8 @@ def test_a_100000_level_composite_chain_is_answered(tmp_path):
     assert len(plan["compositePodGroups"]) == 100_000
     assert {c["status"] for c in plan["compositePodGroups"]} == {"Invalid"}
     message = plan["compositePodGroups"][0]["message"]
-    assert message.startswith("invalid CompositePodGroup hierarchy: depth 100001 exceeds 4")
+    assert message.startswith("invalid CompositePodGroup hierarchy: depth 100001 is more than "
+                              "podgroup-plan schedules (100 levels)")
     assert "(99993 more)" in message and len(message) < 300
     assert [p["status"] for p in plan["pods"]] == ["Waiting"]
 

@@ -117,7 +117,8 @@ def test_a_100000_level_chain_is_judged_without_recursion():
     assert roots(trees) == [] and trees.invalid_leaves == {("ns", "leaf")}
     msg = trees.invalid[("ns", "c0")]
     # the path is named by its ends: the message is repeated on all 100,000 objects
-    assert msg == (f"invalid CompositePodGroup hierarchy: depth {n + 1} exceeds 4 (WorkloadMaxTreeDepth): "
+    assert msg == (f"invalid CompositePodGroup hierarchy: depth {n + 1} is more than podgroup-plan "
+                   "schedules (100 levels): "
                    f"ns/c0 -> ns/c1 -> ns/c2 -> ns/c3 -> ({n + 1 - 8} more) -> ns/c{n - 3} -> ns/c{n - 2} -> "
                    f"ns/c{n - 1} -> ns/leaf")
     assert len(trees.invalid) == n and len(set(map(id, trees.invalid.values()))) == 1
