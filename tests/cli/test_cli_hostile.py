@@ -123,11 +123,11 @@ CONFIG = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfigu
 def _hostile_folder(tmp_path: Path) -> Path:
     """Input that plans although every string it can shows holds control characters: a kind
     the planner does not read (named in the notes), a scheduling gate and a schedulerName
-    (quoted in messages), a taint value, and file names (of a manifest, and of a
+    (quoted in messages), and file names (of a manifest, and of a
     KubeSchedulerConfiguration found among the manifests, named in the header)."""
     folder = tmp_path / f"in{EVIL}"
     folder.mkdir()
-    node = dict(NODE, spec={"taints": [{"key": "k", "value": "v" + EVIL, "effect": "NoSchedule"}]})
+    node = NODE
     pods = [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
              "spec": {**extra, "tolerations": [{"operator": "Exists"}],
                       "containers": [{"name": "c", "image": "x" + EVIL,
