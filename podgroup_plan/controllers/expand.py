@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import Mapping
 
 from podgroup_plan.controllers.context import Creation
-from podgroup_plan.controllers.limits import over_limit, pods_asked
 from podgroup_plan.controllers.job import expand_job
 from podgroup_plan.controllers.job_set import jobs_of
+from podgroup_plan.controllers.limits import over_limit, pods_asked
 from podgroup_plan.controllers.operators import expand_operators, operator_jobs
 from podgroup_plan.controllers.replica_set import expand_replica_set, replica_set_of
 from podgroup_plan.controllers.stateful_set import expand_stateful_set

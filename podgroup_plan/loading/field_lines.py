@@ -11,8 +11,8 @@ from typing import Callable
 
 import yaml
 
-from podgroup_plan.loading.encodings import NotText, decode
 from podgroup_plan.loading.documents import Document, Path
+from podgroup_plan.loading.encodings import NotText, decode
 from podgroup_plan.loading.paths import STDIN_NAME
 from podgroup_plan.loading.yaml_loader import ManifestLoader
 

@@ -17,8 +17,8 @@ import orjson
 
 from podgroup_plan.errors import Problem
 from podgroup_plan.loading.bounded import read_input
-from podgroup_plan.loading.encodings import NotText, decode, json_values
 from podgroup_plan.loading.documents import Document, documents_of
+from podgroup_plan.loading.encodings import NotText, decode, json_values
 from podgroup_plan.loading.json_stream import mapped_json_documents
 from podgroup_plan.loading.paths import STDIN, STDIN_NAME, expand_paths
 from podgroup_plan.loading.yaml_stream import yaml_documents
