@@ -10,13 +10,29 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from podgroup_plan.model.objects import OwnerReference, Pod, Source
 from podgroup_plan.model.selectors import LabelSelector
 
-if TYPE_CHECKING:
-    from podgroup_plan.model.operators import GangRequest
+
+@dataclass(frozen=True, slots=True)
+class GangRequest:
+    """What an object's `podgroup-plan.io/gang` and `podgroup-plan.io/topology` annotations ask.
+
+    mode: None (no annotation: `--gang` decides), "true" (the object's natural gang shape),
+    "single" (one gang for all its pods), "false" (never, even with `--gang`)."""
+
+    mode: str | None = None
+    topology_key: str | None = None
+
+    def wanted(self, gang_all: bool) -> str | None:
+        """The shape to plan ("true" or "single"), or None for pod by pod."""
+        if self.mode == "false":
+            return None
+        if self.mode in ("true", "single"):
+            return self.mode
+        return "true" if gang_all else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +176,7 @@ class JobSet:
     creation_timestamp: str | None = None
     source: Source | None = None
     owner: OwnerReference | None = None  # a TrainJob's JobSet: the TrainJob
-    gang: "GangRequest | None" = None  # podgroup-plan.io/gang (model/operators.py)
+    gang: GangRequest | None = None  # podgroup-plan.io/gang
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,31 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from podgroup_plan.model.controllers import Job
+from podgroup_plan.model.controllers import GangRequest, Job
 from podgroup_plan.model.objects import OwnerReference, Pod, Source
 
 # The planner's own annotations (docs/controllers.md, "Gangs"): not any operator's.
 GANG_ANNOTATION = "podgroup-plan.io/gang"
 TOPOLOGY_ANNOTATION = "podgroup-plan.io/topology"
-
-
-@dataclass(frozen=True, slots=True)
-class GangRequest:
-    """What an object's `podgroup-plan.io/gang` and `podgroup-plan.io/topology` annotations ask.
-
-    mode: None (no annotation: `--gang` decides), "true" (the object's natural gang shape),
-    "single" (one gang for all its pods), "false" (never, even with `--gang`)."""
-
-    mode: str | None = None
-    topology_key: str | None = None
-
-    def wanted(self, gang_all: bool) -> str | None:
-        """The shape to plan ("true" or "single"), or None for pod by pod."""
-        if self.mode == "false":
-            return None
-        if self.mode in ("true", "single"):
-            return self.mode
-        return "true" if gang_all else None
 
 
 NO_GANG = GangRequest()
