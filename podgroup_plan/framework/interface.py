@@ -160,6 +160,13 @@ class Plugin:
         in one field."""
         return CANNOT_SIGN
 
+    def sign_filter(self, pod: Pod) -> Hashable:
+        """The part of `sign` that Filter reads: for a static plugin, the key of the static
+        layer (`framework/node_cache.py`), shared by pods that differ only in what Score reads.
+        A plugin whose Score reads more than its Filter narrows it; its `sign` still carries the
+        whole (the framework adds it through the plugin's place among the cached scorers)."""
+        return self.sign(pod)
+
 
 class PreFilterPlugin(Plugin):
     def pre_filter(

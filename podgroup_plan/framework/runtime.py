@@ -309,7 +309,7 @@ class Framework:
         every plugin the signature cache serves): (the static plugins' fragments, the others').
         Pods with equal signatures get equal cached verdicts and raw scores on every node.
         None when a plugin cannot sign the pod (`CANNOT_SIGN`): then nothing is kept for it."""
-        static = tuple(p.sign(pod) for p in self._static_signers)
+        static = tuple(p.sign_filter(pod) for p in self._static_signers)
         rest = tuple(p.sign(pod) for p in self._other_signers)
         if any(f is CANNOT_SIGN for f in static) or any(f is CANNOT_SIGN for f in rest):
             return None

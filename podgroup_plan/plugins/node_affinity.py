@@ -90,8 +90,14 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         aff = pod.affinity
         if aff is None:
             return (tuple(sorted(pod.node_selector.items())), None, None)
-        # the preferred terms are Score's: in the static part too, which only makes it finer
         return (tuple(sorted(pod.node_selector.items())), aff.node_required, aff.node_preferred)
+
+    def sign_filter(self, pod: Pod) -> Hashable:
+        # The preferred terms are Score's: keying the static layer on them would give pods
+        # that differ only in preferences a layer each, which crowd each other out of the
+        # byte budget (tests/properties/test_plan_invariants.py).
+        aff = pod.affinity
+        return (tuple(sorted(pod.node_selector.items())), aff.node_required if aff is not None else None)
 
     def __init__(self, args: NodeAffinityArgs | None = None, handle=None):
         super().__init__(args if args is not None else NodeAffinityArgs(), handle)
