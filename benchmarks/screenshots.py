@@ -2,10 +2,10 @@
 
     python -m benchmarks.screenshots
 
-Plans the demo, renders `simulate -o html` and `diff -o html` (against the most-allocated
-configuration), opens them in headless Chromium (Debian's `chromium`, through Playwright) and
-takes: the top of the report, the map with a gang selected, the fragmentation table, and the
-diff's two maps. Same demo, same pictures (fonts permitting).
+Plans the demo, renders `simulate -o html`, `diff -o html` (against the most-allocated
+configuration) and `what-if --each topology.example.com/rack -o html`, opens them in headless Chromium (Debian's `chromium`, through Playwright) and
+takes: the top of the report, the map with a gang selected, the fragmentation table, the
+diff's two maps, and `what-if -o html` (each rack failing) with the worst scenario selected. Same demo, same pictures (fonts permitting).
 """
 from __future__ import annotations
 
@@ -34,7 +34,21 @@ def pages() -> dict[str, str]:
     b = plan(cluster, scheduler_config=yaml.safe_load(MOST_ALLOCATED.read_text(encoding="utf-8")))
     return {"plan": render_html(a, configuration="built-in default"),
             "diff": render_diff_html(a, b, diff_plans(a, b), label_a="built-in default profile",
-                                     label_b="fixtures/scheduler-config/most-allocated.yaml")}
+                                     label_b="fixtures/scheduler-config/most-allocated.yaml"),
+            "what-if": what_if_page(cluster)}
+
+
+def what_if_page(cluster) -> str:
+    """`what-if --each topology.example.com/rack -o html` of the demo."""
+    from podgroup_plan.analyses.what_if import executors
+    from podgroup_plan.analyses.what_if.changes import FAIL
+    from podgroup_plan.analyses.what_if.sweep import PlanEach, Sweep, assemble, each_value, with_base
+    from podgroup_plan.render.html import render_what_if_html
+
+    factory = PlanEach()
+    sweep = with_base(Sweep(cluster, tuple(each_value(cluster, "topology.example.com/rack", FAIL))), factory())
+    return render_what_if_html(assemble(sweep, executors.run(sweep, factory)), sweep.base,
+                               configuration="built-in default")
 
 
 def main() -> int:
@@ -65,6 +79,10 @@ def main() -> int:
         page.goto(files["diff"].as_uri())
         page.evaluate("document.getElementById('maps-title').scrollIntoView()")
         page.screenshot(path=OUT / "diff-maps.png")
+        page.goto(files["what-if"].as_uri())
+        page.locator('tr[data-scenario] button.show').first.click()  # the worst scenario
+        page.evaluate("document.getElementById('map-title').scrollIntoView()")
+        page.screenshot(path=OUT / "what-if.png")
         browser.close()
     for png in sorted(OUT.glob("*.png")):
         print(f"{png.relative_to(ROOT)}  {png.stat().st_size / 1024:.0f} KiB")

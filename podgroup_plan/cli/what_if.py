@@ -11,6 +11,7 @@ import typer
 from podgroup_plan.cli import emit, inputs
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
+from podgroup_plan.cli.header import configuration_label
 from podgroup_plan.cli.options import (
     DebugOpt,
     FeatureGatesOpt,
@@ -119,7 +120,9 @@ def what_if(
             except executors.ExecutorUnavailable as err:
                 raise InputError([Problem(f"--executor {executor}", str(err))]) from None
         doc = assemble(sweep, rows)
-        emit.emit(WHAT_IF, output, doc, output_file, emit.options())
+        # -o html draws the sweep on the map of the unchanged input's plan (the sweep's base)
+        emit.emit(WHAT_IF, output, doc, output_file, emit.options(
+            configuration=configuration_label(scheduler_config, cluster), plans=(sweep.base,)))
         held = _held(doc, fail_on or [])
         for line in held:
             typer.echo(f"podgroup-plan: --fail-on {line}", err=True)

@@ -41,8 +41,8 @@ class RenderOptions:
     (contract.md: COLUMNS, the terminal's, else 80); `pods`: `--pods`; `configuration`: how the
     header names the configuration used; `fail_on`: the `--fail-on` conditions given;
     `label_a`/`label_b`: how a diff names its two configurations; `capacity`: `--capacity`
-    (the table's GPU fragmentation section); `plans`: the two PlanResults behind a diff, for a
-    renderer that draws them (html), not only what differs."""
+    (the table's GPU fragmentation section); `plans`: the PlanResults behind a document, for a
+    renderer that draws them (html): a diff's A and B, a what-if sweep's unchanged plan."""
 
     width: int = 80
     pods: str = "pending"
@@ -51,7 +51,7 @@ class RenderOptions:
     label_a: str = "A"
     label_b: str = "B"
     capacity: bool = False
-    plans: tuple[Any, Any] | None = None
+    plans: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,7 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
                terminal="podgroup_plan.render.what_if:render_terminal"),
         Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.what_if:render_markdown"),
+        Format("html", "podgroup_plan.render.html:render_what_if"),
     ),
     HEADROOM: _formats(
         Format("table", "podgroup_plan.render.headroom:render_text"),

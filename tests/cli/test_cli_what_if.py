@@ -94,3 +94,15 @@ def test_add_node_takes_only_nodes_and_is_never_overwritten(tmp_path):
                    "spec: {containers: [{name: c, image: x}]}\n")
     got = run("simulate", *DEMO, "--add-node", str(pod))
     assert got.exit_code == 2 and "must hold Node objects only" in got.output
+
+
+def test_what_if_html_writes_one_page_with_the_unchanged_plans_map(tmp_path):
+    out = tmp_path / "what-if.html"
+    got = run("what-if", *DEMO, "--each", RACK, "-o", "html", "--output-file", str(out))
+    assert got.exit_code == 0, got.output
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and text.count('<g class="cell"') == 67
+    assert text.count("<tr data-scenario=") == 8 and f"{RACK}=z1-r1" in text
+    again = tmp_path / "again.html"
+    run("what-if", *DEMO, "--each", RACK, "-o", "html", "--output-file", str(again))
+    assert again.read_bytes() == out.read_bytes()

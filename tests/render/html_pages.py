@@ -39,3 +39,28 @@ def diff_plans_of_demo():
 def diff_page() -> str:
     a, b, doc = diff_plans_of_demo()
     return render_diff_html(a, b, doc, label_a="built-in default profile", label_b=str(MOST_ALLOCATED.name))
+
+
+RACK = "topology.example.com/rack"
+
+
+@lru_cache(maxsize=None)
+def what_if_of_demo():
+    """The sweep `what-if --each topology.example.com/rack` (each rack failing) of the demo: its
+    document and the plan of the unchanged input."""
+    from podgroup_plan.analyses.what_if import executors
+    from podgroup_plan.analyses.what_if.changes import FAIL
+    from podgroup_plan.analyses.what_if.sweep import PlanEach, Sweep, assemble, each_value, with_base
+
+    cluster = load_input(DEMO)
+    factory = PlanEach()
+    sweep = with_base(Sweep(cluster, tuple(each_value(cluster, RACK, FAIL))), factory())
+    return assemble(sweep, executors.run(sweep, factory)), sweep.base
+
+
+@lru_cache(maxsize=None)
+def what_if_page() -> str:
+    from podgroup_plan.render.html import render_what_if_html
+
+    doc, base = what_if_of_demo()
+    return render_what_if_html(doc, base, configuration="built-in default")

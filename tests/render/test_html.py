@@ -10,11 +10,11 @@ import pytest
 
 pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
 
-from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo
+from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo, what_if_of_demo, what_if_page
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.plan import plan
-from podgroup_plan.render.html import render_html
+from podgroup_plan.render.html import render_html, render_what_if_html
 from tests.builders import make_node, make_pod
 
 
@@ -43,17 +43,21 @@ def parse(text: str) -> _Collect:
     return p
 
 
-def test_the_page_is_self_contained():
-    page = parse(demo_page())
-    for tag, attrs in page.tags:
+def assert_self_contained(text: str) -> None:
+    for tag, attrs in parse(text).tags:
         for name in ("src", "href", "action", "data", "poster"):
             value = attrs.get(name)
             if value is not None:
                 assert value.startswith("#"), (tag, name, value)  # in-page links only
         assert tag not in ("link", "iframe", "img", "object", "embed"), tag
-    assert "http://" not in demo_page().replace("http://www.w3.org", "") and "https://" not in demo_page()
+    assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
     # the page forbids itself any network access, whatever it holds
-    assert "default-src 'none'" in demo_page()
+    assert "default-src 'none'" in text
+
+
+def test_the_page_is_self_contained():
+    assert_self_contained(demo_page())
+    assert_self_contained(diff_page())
 
 
 def test_same_plan_same_bytes():
@@ -127,3 +131,31 @@ def test_diff_page_draws_moved_pods_on_both_maps():
     marked = sum('class="mk-moved"' in cell.split("</g>", 1)[0] for cell in text.split('<g class="cell"')[1:])
     assert marked == len({p["a"]["node"] for p in moved if p["a"]["node"]}) + \
         len({p["b"]["node"] for p in moved if p["b"]["node"]})
+
+
+def test_what_if_page_is_self_contained_deterministic_and_draws_the_unchanged_plan():
+    doc, base = what_if_of_demo()
+    text = what_if_page()
+    assert_self_contained(text)
+    page = parse(text)
+    assert text == render_what_if_html(doc, base, configuration="built-in default")
+    assert not re.search(r"20\d\d-\d\d-\d\dT\d\d:\d\d", text)
+    cells = [a for t, a in page.tags if "cell" in (a.get("class") or "").split()]
+    assert len(cells) == base.summary.nodes == 67
+
+
+def test_what_if_page_lists_the_scenarios_in_the_ranking_order_with_their_figures():
+    doc, _ = what_if_of_demo()
+    text = what_if_page()
+    rows = re.findall(r'<tr data-scenario="scn:(\d+)">(.*?)</tr>', text, re.S)
+    number = {s["name"]: i for i, s in enumerate(doc["scenarios"])}
+    assert [int(i) for i, _ in rows] == [number[r["name"]] for r in doc["ranking"]]
+    for (i, row), r in zip(rows, doc["ranking"]):
+        figures = dict(re.findall(r'data-field="(\w+)">(?:<span[^>]*>)?(\d+)<', row))
+        assert int(figures["pods"]) == r["pods"] and int(figures["gpus"]) == r["gpus"]
+        assert int(figures["down"]) == r["workloadsDown"]
+        assert doc["scenarios"][int(i)]["name"] in row
+    # every touched workload of every scenario is a row of its scenario's table
+    for i, s in enumerate(doc["scenarios"]):
+        section = text.split(f'<section class="scenario" id="scn-{i}"', 1)[1].split("</section>", 1)[0]
+        assert section.count("<tr data-workload=") == len(s["workloads"])

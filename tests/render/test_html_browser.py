@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not installed (pip install -e .)")
 
-from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo
+from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo, what_if_of_demo, what_if_page
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
 
@@ -194,4 +194,29 @@ def test_diff_page_has_both_maps_and_shows_a_moved_pod_on_each(browser, tmp_path
         lit = page.eval_on_selector_all(f'.map[data-map="{key}"] .cell.hl', "cs => cs.map(c => +c.getAttribute('data-i'))")
         names = (a if key == "a" else b).usage.names
         assert [names[i] for i in lit] == [moved[key]["node"]]
+    page.close()
+
+
+def test_what_if_page_highlights_a_scenarios_nodes_and_where_a_workload_went(browser, tmp_path):
+    doc, base = what_if_of_demo()
+    loaded = load(browser, tmp_path, what_if_page(), "what-if.html")
+    page = loaded.page
+    assert loaded.errors == [] and loaded.requests == [page.url]
+    assert page.locator(".map .cell").count() == base.summary.nodes
+    names = base.usage.names
+
+    def lit() -> set[str]:
+        return {names[i] for i in page.eval_on_selector_all(".cell.hl", "cs => cs.map(c => +c.getAttribute('data-i'))")}
+
+    for i, s in enumerate(doc["scenarios"]):
+        page.locator(f'button.show[data-group="scn:{i}"]').click()
+        assert lit() == set(s["nodes"]) and s["nodes"], s["name"]
+        assert s["name"] in page.locator('.selection[data-map="plan"]').inner_text()
+    moved = [(i, j, w) for i, s in enumerate(doc["scenarios"]) for j, w in enumerate(s["workloads"]) if w["nodes"]]
+    assert moved, "some scenario reschedules a workload"
+    for i, j, w in moved:
+        page.locator(f'button.show[data-group="wl:{i}/{j}"]').click()
+        assert lit() == set(w["nodes"]), w["name"]
+    page.keyboard.press("Escape")
+    assert page.locator(".cell.hl").count() == 0
     page.close()

@@ -6,9 +6,10 @@ histograms are SVG generated in `svg.py`; `view.py` turns the result into what t
 Jinja2 is imported here only, when a page is asked for, so the CLI starts as fast without it.
 
 Reusable for any command that has plans to show: `render_html(result)` for one plan,
-`render_diff_html(a, b, document)` for two (`document` is `diff.diff_plans(a, b)`; a what-if
-scenario against its baseline is such a pair); both take the labels the table header uses.
-The registry's entries (`render_result`, `render_diff`) adapt them to `RenderOptions`.
+`render_diff_html(a, b, document)` for two (`document` is `diff.diff_plans(a, b)`), and
+`render_what_if_html(document, base)` for a what-if sweep drawn on the map of its unchanged
+plan; each takes the labels the table header uses. The registry's entries (`render_result`,
+`render_diff`, `render_what_if`) adapt them to `RenderOptions`.
 Same input, same bytes: nothing depends on the time or on hash order.
 """
 from __future__ import annotations
@@ -183,6 +184,26 @@ def render_diff_html(a: PlanResult, b: PlanResult, document: Mapping[str, Any], 
         js=_static("report.js"), data=_script_json(data))
 
 
+def render_what_if_html(document: Mapping[str, Any], base: PlanResult, *,
+                        configuration: str | None = None) -> str:
+    """The sweep report (`what-if -o html`): the scenarios by damage on the map of the unchanged
+    input's plan; selecting a scenario highlights the nodes it changes, selecting a workload the
+    nodes it runs on in that scenario's plan."""
+    from podgroup_plan.render.html import what_if_view
+    from podgroup_plan.render.what_if import headline
+
+    env = _environment()
+    cmap = _with_svgs(cluster_map(base, "plan", "Cluster (the unchanged input's plan)"))
+    views = what_if_view.scenarios(document, cmap)
+    entry = map_data(cmap, ())
+    entry["groups"] = what_if_view.group_index(views)
+    capacity = base.capacity.to_dict() if base.capacity is not None else None
+    return env.get_template("what_if.html.j2").render(
+        header=header(base, configuration), headline=headline(document), m={"map": cmap},
+        scenarios=views, capacity=capacity, frag_rows=frag_rows(capacity), css=_static("report.css"),
+        js=_static("report.js"), data=_script_json({"maps": [entry], "codes": CODES}))
+
+
 # --- the registry's entries (render/registry.py) --------------------------------------------
 
 def render_result(result: PlanResult, options: Any) -> str:
@@ -194,3 +215,9 @@ def render_diff(document: Mapping[str, Any], options: Any) -> str:
         raise ValueError("diff -o html needs the two plans (RenderOptions.plans)")
     a, b = options.plans
     return render_diff_html(a, b, document, label_a=options.label_a, label_b=options.label_b)
+
+
+def render_what_if(document: Mapping[str, Any], options: Any) -> str:
+    if not options.plans:
+        raise ValueError("what-if -o html needs the plan of the unchanged input (RenderOptions.plans)")
+    return render_what_if_html(document, options.plans[0], configuration=options.configuration)

@@ -92,7 +92,8 @@
     mapEl.classList.add("dimmed");
     if (button) { button.setAttribute("aria-pressed", "true"); }
     var status = document.querySelector('.selection[data-map="' + key + '"]');
-    if (status) { status.textContent = id.replace(/^[a-z]+:/, "") + ": " + rows.length + " node" + (rows.length === 1 ? "" : "s") + " highlighted (Escape clears)"; }
+    var label = (button && button.getAttribute("data-label")) || id.replace(/^[a-z]+:/, "");
+    if (status) { status.textContent = label + ": " + rows.length + " node" + (rows.length === 1 ? "" : "s") + " highlighted (Escape clears)"; }
   }
   function clear(key) {
     var mapEl = document.querySelector('.map[data-map="' + key + '"]');
