@@ -359,9 +359,11 @@ def _merged(cluster: ClusterInput, fragment: ClusterInput) -> ClusterInput:
         if controllers is None:
             controllers = fragment.controllers
         else:
+            # the lists of objects are joined; a flag (`gang_all`, --gang) holds when either says so
             controllers = replace(controllers, **{
-                f.name: union(f.name, getattr(controllers, f.name), getattr(fragment.controllers, f.name))
-                for f in fields(controllers)})
+                f.name: union(f.name, ours, theirs) if isinstance(ours, tuple) else (ours or theirs)
+                for f in fields(controllers)
+                for ours, theirs in [(getattr(controllers, f.name), getattr(fragment.controllers, f.name))]})
     namespaces = dict(cluster.namespaces)
     for name, labels in fragment.namespaces.items():
         namespaces.setdefault(name, labels)

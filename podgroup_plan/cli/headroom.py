@@ -69,7 +69,6 @@ def headroom(
     from podgroup_plan.analyses.headroom.report import Question, describe, exact_answer
     from podgroup_plan.analyses.headroom.report import headroom as run
     from podgroup_plan.analyses.headroom.workload import WorkloadProblem, check_template
-    from podgroup_plan.loading import load_input
     from podgroup_plan.planner import Planner
 
     with guard(debug):
@@ -86,12 +85,14 @@ def headroom(
                 raise InputError([Problem("headroom", "--exact answers for one --workload")])
             inputs.check_output_file(output_file, paths,
                                      [scheduler_config, *map(Path, workload), *map(Path, add_node or ())])
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates)
+            context: list[Any] = []
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates,
+                                                    keep_context=context)
             templates: list[Template] = []
             problems: list[Problem] = []
             for file in workload:
                 try:
-                    work = load_input([str(file)])
+                    work = inputs.load_workload(str(file), context)
                     kind, ns, name = check_template(work, str(file))
                     templates.append(Template(inputs.expansion(work, no_expand), kind, ns, name))
                 except InputError as err:

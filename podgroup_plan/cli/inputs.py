@@ -58,12 +58,14 @@ def read_stdin(paths: list[str], problems: list[Problem]) -> bytes | str | None:
 
 def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
           manifest_config_used: bool = True, validate: str = "strict",
+          keep_context: list[Any] | None = None,
           ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
     """Read the manifests, each configuration file (None: no file) and the feature gates, and
     build the profiles of every configuration that will be used (`manifest_config_used`: the
     one found among the manifests stands in for a None); every problem of all of them in one
     InputError, so that a bad flag or a broken manifest hides nothing else. `validate` is
-    `--validate` (loading/known_fields.py)."""
+    `--validate` (loading/known_fields.py). `keep_context` collects the documents other files
+    lean on (loading.CONTEXT_KINDS: PriorityClasses, ...), for `load_workload`."""
     from podgroup_plan import loading
 
     stdin_problems: list[Problem] = []
@@ -71,7 +73,7 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
 
     def load_input() -> Any:
         with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
-            return loading.load_input(list(paths), stdin_text, validate=validate)
+            return loading.load_input(list(paths), stdin_text, validate=validate, keep_context=keep_context)
 
     steps: list[Callable[[], Any]] = [load_input]
     steps += [_config_step(f) for f in config_files]
@@ -90,6 +92,21 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
         raise InputError(loading.with_lines(problems, text))
     loading.check_not_empty(cluster, paths)
     return cluster, configs, gates
+
+
+def load_workload(file: str, context: Sequence[Any]) -> ClusterInput:
+    """A file of work to add to the input (`headroom --workload`), loaded with the input's
+    PriorityClasses, RuntimeClasses, LimitRanges and runtimes (`context`, from `load`'s
+    `keep_context`) as kube-apiserver would admit it into that cluster. The file's own objects
+    stand where it is also one of the input's files."""
+    from podgroup_plan import loading
+    from podgroup_plan.loading.paths import same_file
+
+    return loading.load_input([file], context=[d for d in context if not _same(d.file, file, same_file)])
+
+
+def _same(a: str, b: str, same_file: Callable[[str, str], bool]) -> bool:
+    return os.path.exists(a) and os.path.exists(b) and same_file(a, b)
 
 
 def _config_step(file: Path | None) -> Callable[[], Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import itertools
 import os
 from collections import Counter
 from contextlib import contextmanager
@@ -39,19 +40,33 @@ SCHEDULER_CONFIG_KIND = "KubeSchedulerConfiguration"
 _UNKNOWN: Any = object()
 
 
+# Kinds that objects of another file lean on when that file is loaded apart from the input
+# (`headroom --workload`): the PriorityClasses a pod or group names, the RuntimeClasses and
+# LimitRanges admission applies to new pods, the runtimes a TrainJob names.
+CONTEXT_KINDS = frozenset({"PriorityClass", "RuntimeClass", "LimitRange", "TrainingRuntime",
+                           "ClusterTrainingRuntime"})
+
+
 def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
-               validate: str = STRICT) -> ClusterInput:
+               validate: str = STRICT, *, context: Sequence[Document] = (),
+               keep_context: list[Document] | None = None) -> ClusterInput:
     """Read, check, decode and validate every object under `paths` (`-` is stdin; its text or
     bytes may be passed as `stdin_text`). Raises InputError listing every problem.
 
     `validate` is kubectl's `--validate` (known_fields.py): `strict` makes an unknown field
-    bad input, `warn` a note of the result (`input_notes`), `ignore` lets it pass unsaid."""
+    bad input, `warn` a note of the result (`input_notes`), `ignore` lets it pass unsaid.
+    `keep_context` collects the documents of CONTEXT_KINDS read; `context` is such documents
+    of another input, read before `paths` (their objects are part of the result)."""
     problems: list[Problem] = []
     if isinstance(stdin_text, bytes):
         stdin_text = decode_text(STDIN_NAME, stdin_text, problems) or ""
     warnings: list[Issue] = []
     with _no_gc():
-        docs = iter_documents(paths, stdin_text, problems)
+        docs: Iterable[Document] = iter_documents(paths, stdin_text, problems)
+        if keep_context is not None:
+            docs = _kept(docs, keep_context)
+        if context:
+            docs = itertools.chain(context, docs)
         decoded, ignored, issues = check_and_decode(docs, problems, validate=validate, warnings=warnings)
         if not problems and not issues:
             ci = decoded.cluster_input(ignored)
@@ -63,6 +78,13 @@ def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
     except InputError as err:
         raise InputError(err.problems, partial=_partial(decoded, ignored)) from None
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _kept(docs: Iterable[Document], into: list[Document]) -> Iterator[Document]:
+    for doc in docs:
+        if doc.kind in CONTEXT_KINDS:
+            into.append(doc)
+        yield doc
 
 
 def _partial(decoded: Decoded, ignored: Counter) -> ClusterInput | None:

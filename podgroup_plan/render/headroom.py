@@ -27,11 +27,12 @@ def headline(doc: Mapping[str, Any]) -> list[str]:
     lines.append(f"{plural(doc['fits'], 'more copy', 'more copies')} of {_workloads(doc)} fit{more}.")
     exact = doc.get("exact")
     if exact is not None:
-        bound = " (an upper bound: " + ", ".join(exact["notModelled"]) + " not modelled)" if exact["upperBound"] else ""
-        line = f"Exact (CP-SAT, {exact['status']}): {exact['fits']}{bound}."
+        line = f"Exact (CP-SAT, {exact['status']}): {'at most ' if exact['upperBound'] else ''}{exact['fits']}."
         if exact["leftOnTheTable"]:
             line += f" The scheduler's order leaves {plural(exact['leftOnTheTable'], 'copy', 'copies')} on the table."
         lines.append(line)
+        if exact["upperBound"]:
+            lines.append("Not modelled, so the exact answer is an upper bound: " + "; ".join(exact["notModelled"]) + ".")
     grow = doc.get("grow")
     if grow is not None:
         if grow["nodes"] is None:
@@ -70,9 +71,39 @@ def blocks(doc: Mapping[str, Any], width: int) -> list[list[Text]]:
         if len(doc["copies"]) > SHOWN_COPIES:
             c.caption = f"+{len(doc['copies']) - SHOWN_COPIES} more (-o json lists every copy)"
         parts.append(c.lines(width))
+    packing = (doc.get("exact") or {}).get("packing") or []
+    if packing:
+        p = layout.Table(f"One packing of {plural(len(packing), 'copy', 'copies')} (CP-SAT)",
+                         [Column("Copy", justify="right"), Column("Nodes", fold=True)])
+        for copy in packing[:SHOWN_COPIES]:
+            p.add_row(str(copy["copy"]), _placed(copy, doc["exact"]))
+        if len(packing) > SHOWN_COPIES:
+            p.caption = f"+{len(packing) - SHOWN_COPIES} more (-o json lists every copy)"
+        parts.append(p.lines(width))
     if doc.get("notes"):
         parts.append(layout.bullets("Notes", doc["notes"], width))
     return parts
+
+
+def _placed(copy: Mapping[str, Any], exact: Mapping[str, Any]) -> str:
+    """`n1 (2 pods: 1x 2 GPUs, 1x 6 GPUs), n2 ...`: each node of the copy and what goes there."""
+    per_node: dict[str, list[int]] = {}
+    for pod in copy["pods"]:
+        per_node.setdefault(pod["node"], []).append(pod["shape"])
+    out = []
+    for node in sorted(per_node, key=natural_key):
+        shapes = per_node[node]
+        what = ", ".join(f"{shapes.count(s)}x {_shape(exact['shapes'][s])}" for s in sorted(set(shapes)))
+        out.append(f"{node} ({what})")
+    return ", ".join(out)
+
+
+def _shape(shape: Mapping[str, Any]) -> str:
+    requests = shape["requests"]
+    gpus = sum(v for r, v in requests.items() if r.endswith(GPU_SUFFIX))
+    if gpus:
+        return plural(gpus, "GPU")
+    return f"{requests.get('cpu', 0) / 1000:g} CPU"
 
 
 def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
@@ -89,4 +120,19 @@ def render_markdown(doc: Mapping[str, Any], options: RenderOptions) -> str:
     lines += [f"| {_md(by)} | Copies | Nodes | Free GPUs | Free CPUs |", "|---|---:|---:|---:|---:|"]
     for value, row in sorted(doc["byDomain"][by].items(), key=lambda kv: natural_key(kv[0])):
         lines.append(f"| {_md(value)} | {row['copies']} | {row['nodes']} | " + " | ".join(_free(row["free"])) + " |")
+    if doc["copies"]:
+        lines += ["", "| Copy | Nodes | Domains |", "|---|---|---|"]
+        for copy in doc["copies"][:SHOWN_COPIES]:
+            where = ", ".join(f"{k}={'/'.join(v)}" for k, v in copy["domains"].items())
+            lines.append(f"| {_md(copy['name'])} | {_md(', '.join(copy['nodes']))} | {_md(where)} |")
+        if len(doc["copies"]) > SHOWN_COPIES:
+            lines += ["", f"+{len(doc['copies']) - SHOWN_COPIES} more (-o json lists every copy)"]
+    packing = (doc.get("exact") or {}).get("packing") or []
+    if packing:
+        lines += ["", f"One packing of {plural(len(packing), 'copy', 'copies')} (CP-SAT):", "",
+                  "| Copy | Nodes |", "|---:|---|"]
+        for copy in packing[:SHOWN_COPIES]:
+            lines.append(f"| {copy['copy']} | {_md(_placed(copy, doc['exact']))} |")
+        if len(packing) > SHOWN_COPIES:
+            lines += ["", f"+{len(packing) - SHOWN_COPIES} more (-o json lists every copy)"]
     return "\n".join(lines) + "\n"

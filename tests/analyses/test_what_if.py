@@ -225,9 +225,9 @@ def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch, re
 
 
 def test_the_sweep_document_meets_its_schema(tmp_path):
-    import jsonschema
-
     from pathlib import Path
+
+    import jsonschema
 
     schema = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "WhatIf.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)

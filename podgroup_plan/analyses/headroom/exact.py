@@ -13,9 +13,10 @@ shape may use only nodes that the planner's own helpers say it could land on ign
 resources: required node affinity and nodeSelector, untolerated NoSchedule/NoExecute taints,
 a cordon. The objective is sum(m[d]), at most `--max`.
 
-Filters it cannot express (pod affinity, anti-affinity other than self-repelling hostname,
-topology spreading, CompositePodGroup levels) are named, and the answer is then an upper
-bound: `upperBound: true`.
+Filters it cannot express (pod affinity, anti-affinity other than per node, topology
+spreading, CompositePodGroup levels) are named, and the answer is then an upper bound:
+`upperBound: true`. So is preemption: a copy that may preempt could take what running pods of
+lower priority hold, which the model counts as free without choosing victims.
 """
 from __future__ import annotations
 
@@ -51,6 +52,20 @@ class Shape:
     eligible: np.ndarray  # bool per node of the state
     per_node: int | None = None  # at most this many on one node (self-repelling hostname anti-affinity)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"pods": self.count, "requests": dict(sorted(self.pod.requests.items())),
+                "eligibleNodes": int(self.eligible.sum())}
+
+
+@dataclass
+class Capacity:
+    """What each node has free for the copies: after the input's plan, plus what the pods a
+    copy could preempt hold (kube-scheduler's preemption may evict them)."""
+
+    free: np.ndarray  # resources x nodes
+    free_pods: np.ndarray
+    evictable: frozenset[tuple[str, str]]  # keys of the running pods counted as free
+
 
 @dataclass
 class Exact:
@@ -62,6 +77,7 @@ class Exact:
     packing: list[list[tuple[int, str]]] = field(default_factory=list)
     bound: int | None = None  # the solver's proven bound on the objective
     seconds: float = 0.0
+    shapes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self, greedy: int) -> dict[str, Any]:
         return {
@@ -71,19 +87,61 @@ class Exact:
             "notModelled": self.not_modelled,
             "bestBound": self.bound,
             "leftOnTheTable": max(0, self.fits - greedy),
-            "packing": [{"copy": i + 1, "nodes": sorted({n for _, n in pods})} for i, pods in enumerate(self.packing)],
+            "shapes": self.shapes,
+            "packing": [{"copy": i + 1, "nodes": sorted({n for _, n in pods}),
+                         "pods": [{"shape": s, "node": n} for s, n in pods]}
+                        for i, pods in enumerate(self.packing)],
             "wallSeconds": round(self.seconds, 3),
         }
 
 
 def _shape_key(pod: Pod) -> tuple:
     return (tuple(sorted(pod.requests.items())), tuple(sorted(pod.node_selector.items())), pod.affinity,
-            pod.tolerations, pod.host_ports, pod.topology_spread_constraints, tuple(sorted(pod.labels.items())))
+            pod.tolerations, pod.host_ports, pod.topology_spread_constraints, tuple(sorted(pod.labels.items())),
+            pod.priority, pod.preemption_policy)
 
 
-def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape], list[str]]:
+PREEMPTION = ("preemption: running pods of lower priority counted as free (which victims the scheduler "
+              "would choose, PodDisruptionBudgets and the victims' gangs are not modelled)")
+
+
+def capacity(pods: Sequence[Pod], state, preemption: bool = True) -> tuple[Capacity, list[str]]:
+    """Each node's free resources and pod slots for the copy `pods`. A copy that may preempt
+    (`preemption`: the profile has a PostFilter; a pod whose policy is not Never) could take
+    what running pods of lower priority hold: that is counted as free, and named (the answer
+    is then an upper bound)."""
+    free = state.allocatable - state.requested
+    free_pods = state.allowed_pods - state.pod_count
+    preemptors = [p.priority for p in pods if p.preemption_policy != "Never"]
+    evictable: set[tuple[str, str]] = set()
+    if preemption and preemptors:
+        top = max(preemptors)
+        free = free.copy()
+        free_pods = free_pods.copy()
+        for i in range(state.n):
+            for pod in state.pods_on_node[i].values():
+                if pod.priority < top and pod.deletion_timestamp is None:
+                    vec = state.request_vector(pod)
+                    free[: len(vec), i] += vec
+                    free_pods[i] += 1
+                    evictable.add(pod.key)
+    return Capacity(free, free_pods, frozenset(evictable)), [PREEMPTION] if evictable else []
+
+
+def _repels(term, owner: Pod, target: Pod) -> bool | None:
+    """Whether required anti-affinity `term` of `owner` matches `target`; None when the term
+    reads what the model does not (namespace selectors, matchLabelKeys)."""
+    if term.namespace_selector is not None or term.match_label_keys or term.mismatch_label_keys:
+        return None
+    namespaces = term.namespaces or (owner.namespace,)
+    return (term.label_selector is not None and target.namespace in namespaces
+            and term.label_selector.matches(target.labels))
+
+
+def shapes_of(pods: Sequence[Pod], state, cap: Capacity | None = None) -> tuple[list[Shape], list[str]]:
     """The copy's pods grouped into shapes, each with the nodes it could use; and what of
     them the model cannot express."""
+    cap = cap if cap is not None else capacity(pods, state, preemption=False)[0]
     groups: dict[tuple, list[Pod]] = {}
     for pod in pods:
         groups.setdefault(_shape_key(pod), []).append(pod)
@@ -91,9 +149,15 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
     missing: set[str] = set()
     table = taint_table(state)
     cordoned = np.fromiter((n.unschedulable for n in state.nodes), dtype=bool, count=state.n)
+    # running pods (not counted as evictable) with required anti-affinity: they repel a shape
+    # from their node (hostname) or their domain (any other key, not modelled)
+    repellers = [(i, p) for i in range(state.n) for p in state.pods_on_node[i].values()
+                 if p.key not in cap.evictable and p.affinity is not None and p.affinity.pod_anti_affinity_required]
     for key in sorted(groups, key=repr):
         members = groups[key]
         pod = members[0]
+        if pod.scheduling_gates:
+            missing.add("scheduling gates (the scheduler places no gated pod)")
         eligible = np.ones(state.n, dtype=bool)
         mask = required_node_affinity_mask(state, pod)
         if mask is not None:
@@ -101,21 +165,27 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
         eligible &= untolerated_per_node(state, table, pod.tolerations, ("NoSchedule", "NoExecute")) == 0
         if cordoned.any() and not tolerations_tolerate(pod.tolerations, _CORDON_TAINT):
             eligible &= ~cordoned
+        for i, running in repellers:
+            for term in running.affinity.pod_anti_affinity_required:
+                hit = _repels(term, running, pod)
+                if hit is None or (hit and term.topology_key != HOSTNAME):
+                    missing.add("required pod anti-affinity of running pods other than per node")
+                elif hit:
+                    eligible[i] = False
         per_node = None
         affinity = pod.affinity
         if affinity is not None:
             if affinity.pod_affinity_required:
                 missing.add("required pod affinity")
             for term in affinity.pod_anti_affinity_required:
-                selector = term.label_selector
-                own = selector is not None and selector.matches(pod.labels)
-                if selector is not None and term.topology_key == HOSTNAME and own and not term.namespace_selector:
+                own = _repels(term, pod, pod)
+                if own and term.topology_key == HOSTNAME:
                     per_node = 1
                     # a running pod it repels takes its node out
-                    for i in range(state.n):
-                        if eligible[i] and any(selector.matches(p.labels) and p.namespace == pod.namespace
-                                               for p in state.pods_on_node[i].values()):
-                            eligible[i] = False
+                    for row in np.flatnonzero(eligible):
+                        if any(p.key not in cap.evictable and _repels(term, pod, p)
+                               for p in state.pods_on_node[int(row)].values()):
+                            eligible[int(row)] = False
                 else:
                     missing.add("required pod anti-affinity other than one per node among its own kind")
         if any(c.when_unsatisfiable == "DoNotSchedule" for c in pod.topology_spread_constraints):
@@ -124,7 +194,8 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
             per_node = 1  # one pod per host port and node (NodePorts)
             wanted = {(hp.port, hp.protocol) for hp in pod.host_ports}
             for row in np.flatnonzero(eligible):
-                used = {(hp.port, hp.protocol) for p in state.pods_on_node[int(row)].values() for hp in p.host_ports}
+                used = {(hp.port, hp.protocol) for p in state.pods_on_node[int(row)].values()
+                        if p.key not in cap.evictable for hp in p.host_ports}
                 if used & wanted:
                     eligible[int(row)] = False
         shapes.append(Shape(pod, len(members), eligible, per_node))
@@ -132,7 +203,7 @@ def shapes_of(pods: Sequence[Pod], state, gates: Any = None) -> tuple[list[Shape
 
 
 def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: int,
-          time_limit: float = 10.0, not_modelled: Sequence[str] = ()) -> Exact:
+          time_limit: float = 10.0, not_modelled: Sequence[str] = (), cap: Capacity | None = None) -> Exact:
     try:
         from ortools.sat.python import cp_model
     except ImportError as err:  # pragma: no cover - the extra is in the test extra
@@ -140,8 +211,8 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
     import time
 
     model = cp_model.CpModel()
-    free = state.allocatable - state.requested
-    free_pods = state.allowed_pods - state.pod_count
+    cap = cap if cap is not None else capacity([s.pod for s in shapes], state, preemption=False)[0]
+    free, free_pods = cap.free, cap.free_pods
     if domain_key is None:
         domain_of = ["" for _ in range(state.n)]
     else:
@@ -155,16 +226,16 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
             n = int(row)
             if domain_of[n] is None:
                 continue
-            cap = int(free_pods[n])
+            most = int(free_pods[n])
             for r, amount in shape.pod.requests.items():
                 row = state.resource_index.get(r)
                 have = int(free[row, n]) if row is not None else 0
-                cap = min(cap, have // amount if amount > 0 else cap)
+                most = min(most, have // amount if amount > 0 else most)
             if shape.per_node is not None:
-                cap = min(cap, shape.per_node)
-            cap = min(cap, shape.count * max_copies)
-            if cap > 0:
-                c[(n, s)] = model.new_int_var(0, cap, f"c[{n},{s}]")
+                most = min(most, shape.per_node)
+            most = min(most, shape.count * max_copies)
+            if most > 0:
+                c[(n, s)] = model.new_int_var(0, most, f"c[{n},{s}]")
     # a domain holds m[d] times each shape's count, on its own nodes
     for d in domains:
         for s, shape in enumerate(shapes):
@@ -201,13 +272,14 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
     code = solver.solve(model)
     seconds = time.perf_counter() - started
     status = solver.status_name(code)
+    described = [shape.to_dict() for shape in shapes]
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Exact(0, status, bool(not_modelled), list(not_modelled), seconds=seconds)
+        return Exact(0, status, bool(not_modelled), list(not_modelled), seconds=seconds, shapes=described)
     counts = {d: int(solver.value(v)) for d, v in m.items()}
     placed = {k: int(solver.value(v)) for k, v in c.items()}
     packing = _packing(shapes, domains, domain_of, counts, placed, state)
     return Exact(sum(counts.values()), status, bool(not_modelled), list(not_modelled), packing,
-                 int(solver.best_objective_bound), seconds)
+                 int(solver.best_objective_bound), seconds, described)
 
 
 def _packing(shapes, domains, domain_of, counts, placed, state) -> list[list[tuple[int, str]]]:

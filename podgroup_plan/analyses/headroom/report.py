@@ -13,7 +13,7 @@ from podgroup_plan.analyses.headroom.domains import (
     domains_of,
     topology_labels,
 )
-from podgroup_plan.analyses.headroom.exact import Exact, shapes_of, solve
+from podgroup_plan.analyses.headroom.exact import Exact, capacity, shapes_of, solve
 from podgroup_plan.analyses.headroom.greedy import (
     DEFAULT_MAX,
     Copy,
@@ -64,13 +64,15 @@ def exact_answer(planner: Planner, question: Question, time_limit: float) -> Exa
             g.parent for g in groups.values() if (g.namespace, g.name) in {(p.namespace, p.pod_group) for p in pods})
     keys = {groups[(p.namespace, p.pod_group)].topology_key for p in pods
             if p.pod_group and (p.namespace, p.pod_group) in groups}
-    shapes, missing = shapes_of(pods, planner.state)
+    cap, missing = capacity(pods, planner.state)
+    shapes, more = shapes_of(pods, planner.state, cap)
+    missing += more
     if composite:
         missing.append("CompositePodGroup levels")
     if len(keys) > 1:
         missing.append("several PodGroups with different topology constraints")
     key = next(iter(keys)) if len(keys) == 1 else None
-    return solve(planner.state, shapes, key, question.max_copies, time_limit, sorted(set(missing)))
+    return solve(planner.state, shapes, key, question.max_copies, time_limit, sorted(set(missing)), cap)
 
 
 def describe(planner: Planner, question: Question, kept: Sequence[Copy], failure: Copy | None) -> dict[str, Any]:

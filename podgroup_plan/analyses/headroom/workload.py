@@ -29,12 +29,21 @@ class WorkloadProblem(Exception):
         self.problems = problems
 
 
+# Controllers' list (model/controllers.py) -> the kind users write. A TrainJob is held as the
+# JobSet it makes (owned by the TrainJob, of the same name).
+CONTROLLER_KINDS = {
+    "jobs": "Job", "job_sets": "JobSet", "deployments": "Deployment", "replica_sets": "ReplicaSet",
+    "stateful_sets": "StatefulSet", "train_jobs": "TrainJob", "pytorch_jobs": "PyTorchJob",
+    "leader_worker_sets": "LeaderWorkerSet", "ray_clusters": "RayCluster", "ray_jobs": "RayJob",
+    "cron_jobs": "CronJob", "daemon_sets": "DaemonSet",
+}
+
+
 def _controller_objects(found: Controllers | None) -> list[tuple[str, Any]]:
+    """(kind, object) of every controller object, whatever its kind."""
     if not found:
         return []
-    return ([("Job", j) for j in found.jobs] + [("JobSet", j) for j in found.job_sets]
-            + [("Deployment", d) for d in found.deployments] + [("ReplicaSet", r) for r in found.replica_sets]
-            + [("StatefulSet", s) for s in found.stateful_sets])
+    return [(kind, o) for attr, kind in CONTROLLER_KINDS.items() for o in getattr(found, attr)]
 
 
 def roots(work: ClusterInput) -> list[tuple[str, str, str, Any]]:
@@ -46,7 +55,9 @@ def roots(work: ClusterInput) -> list[tuple[str, str, str, Any]]:
     named = {(kind, o.namespace, o.name) for kind, o in controllers}
     for kind, obj in controllers:
         owner = getattr(obj, "owner", None)
-        if owner is not None and (owner.kind, obj.namespace, owner.name) in named:
+        # owned by another object of the file (a TrainJob's JobSet names the TrainJob itself)
+        if (owner is not None and (owner.kind, obj.namespace, owner.name) in named
+                and (owner.kind, owner.name) != (kind, obj.name)):
             continue
         out.append((kind, obj.namespace, obj.name, obj))
     out += [("Workload", w.namespace, w.name, w) for w in work.workloads]
@@ -57,10 +68,20 @@ def roots(work: ClusterInput) -> list[tuple[str, str, str, Any]]:
         if g.parent is None and (g.workload_name is None or (g.namespace, g.workload_name) not in workloads):
             out.append((kind, g.namespace, g.name, g))
     groups = {(g.namespace, g.name) for g in work.pod_groups}
+    absent: set[tuple[str, str]] = set()  # PodGroups the pods name and the file lacks: one gang each
+    # the PodGroups a Workload's controller would create, `<workload>-<template>`, are the Workload's
+    for w in work.workloads:
+        absent |= {(w.namespace, f"{w.name}-{t.name}") for t in w.pod_group_templates}
+        absent |= {(w.namespace, f"{w.name}-{t.name}") for t in w.composite_pod_group_templates}
     for p in work.pods:
         if p.pod_group and (p.namespace, p.pod_group) in groups:
             continue
         if any((r.kind, p.namespace, r.name) in named for r in p.owner_references):
+            continue
+        if p.pod_group:
+            if (p.namespace, p.pod_group) not in absent:
+                absent.add((p.namespace, p.pod_group))
+                out.append(("PodGroup", p.namespace, p.pod_group, p))
             continue
         out.append(("Pod", p.namespace, p.name, p))
     return out
@@ -80,7 +101,7 @@ def check_template(work: ClusterInput, file: str) -> tuple[str, str, str]:
     found = roots(work)
     if not found:
         problems.append(Problem(file, "no object that creates pods (a Job, JobSet, Deployment, ReplicaSet, "
-                                "StatefulSet, Workload, PodGroup with pods, or Pod)"))
+                                "StatefulSet, an operator's job, Workload, PodGroup with pods, or Pod)"))
     elif len(found) > 1:
         for kind, ns, name, obj in found[1:]:
             problems.append(Problem(file, f"a --workload file holds one workload; this is another besides "
@@ -117,7 +138,9 @@ def copy_of(work: ClusterInput, k: int, after: str, seconds: int | None = None) 
     """Copy `k` (1-based) of the workload `work`, created `seconds` (default k) after `after`."""
     suffix = COPY_SUFFIX.format(k=k)
     stamp = _after(after, k if seconds is None else seconds)
-    groups = {g.name for g in work.pod_groups} | {c.name for c in work.composite_pod_groups}
+    # every group a pod names is the copy's own, also one the file lacks (the copy waits for it)
+    groups = ({g.name for g in work.pod_groups} | {c.name for c in work.composite_pod_groups}
+              | {p.pod_group for p in work.pods if p.pod_group})
     workloads = {w.name for w in work.workloads}
     owners = {o.name for _, o in _controller_objects(work.controllers)} | {p.name for p in work.pods}
 
@@ -145,12 +168,8 @@ def copy_of(work: ClusterInput, k: int, after: str, seconds: int | None = None) 
     found = work.controllers
     controllers = None
     if found:
-        controllers = Controllers(
-            jobs=tuple(controller(j) for j in found.jobs),
-            job_sets=tuple(controller(j) for j in found.job_sets),
-            deployments=tuple(controller(d) for d in found.deployments),
-            replica_sets=tuple(controller(r) for r in found.replica_sets),
-            stateful_sets=tuple(controller(s) for s in found.stateful_sets))
+        copied: dict[str, Any] = {attr: tuple(controller(o) for o in getattr(found, attr)) for attr in CONTROLLER_KINDS}
+        controllers = replace(found, **copied)
     return replace(
         work,
         pods=tuple(pod(p) for p in work.pods),
