@@ -131,6 +131,14 @@ class Passes:
         if progress:
             progress(cycles, cycles)
 
+    def attempt(self, entity: Entity) -> bool:
+        """One scheduling attempt of `entity` now, whatever the retry decisions would say (for an
+        analysis that keeps its own queue, such as `replay`): its cycle, as `run` gives it. True
+        when it bound or evicted something."""
+        if entity.tree is not None:
+            return self._tree_cycle(entity)
+        return self._single_pod_cycle(entity) if entity.group is None else self._group_cycle(entity)
+
     def _worth_retrying(self, entity: Entity) -> bool:
         if entity.failed_at_version is None:
             return True

@@ -30,7 +30,7 @@ from podgroup_plan.cli.app import app
 
 # One module per command, each registering its command on `app` when imported, in the order
 # the help lists them. A new subcommand is one module here plus its name in this tuple.
-COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "headroom", "what_if")
+COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "headroom", "what_if", "replay")
 
 for _module in COMMAND_MODULES:
     importlib.import_module(f"{__name__}.{_module}")

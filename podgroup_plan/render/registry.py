@@ -12,7 +12,8 @@ for no renderer, nor for what one imports (rich, XML, ...).
 
 The documents: RESULT a `PlanResult` (`simulate`), DIFF and EXPLANATION the plain dicts that
 `diff.diff_plans` and `explain.explain` build, WHAT_IF the dict of `analyses.what_if.sweep.assemble`,
-HEADROOM that of `analyses.headroom.report`.
+HEADROOM that of `analyses.headroom.report`, REPLAY that of `analyses.replay.report` (a
+`--config-b` comparison holds two).
 
 Nothing from the input reaches a terminal raw (issue 25): every format but an `exact` one (JSON,
 YAML: strings as they are, under their own escaping) is handed its document and options with
@@ -33,6 +34,7 @@ DIFF = "diff"
 EXPLANATION = "explanation"
 WHAT_IF = "what-if"
 HEADROOM = "headroom"
+REPLAY = "replay"
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,12 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
         Format("table", "podgroup_plan.render.headroom:render_text"),
         Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.headroom:render_markdown"),
+    ),
+    REPLAY: _formats(
+        Format("table", "podgroup_plan.render.replay:render_text"),
+        Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
+        Format("markdown", "podgroup_plan.render.replay:render_markdown"),
+        Format("csv", "podgroup_plan.render.replay:render_csv"),
     ),
 }
 

@@ -14,7 +14,7 @@ from podgroup_plan.render import registry
 # The command whose `-o` chooses among each document's formats.
 COMMAND_OF = {registry.RESULT: "simulate", registry.DIFF: "diff",
               registry.EXPLANATION: "explain", registry.WHAT_IF: "what_if",
-              registry.HEADROOM: "headroom"}
+              registry.HEADROOM: "headroom", registry.REPLAY: "replay"}
 
 
 def command_name(module: str) -> str:
@@ -75,7 +75,7 @@ def test_every_registered_format_is_accepted_by_its_command(document, name, monk
 
     monkeypatch.setattr(inputs, "load", lambda *a, **k: (_ for _ in ()).throw(SystemExit(0)))
     extra = {"simulate": [], "diff": ["--config-b", "b.yaml"], "explain": ["--pod", "a/b"],
-             "what-if": ["--each", "zone"], "headroom": ["--workload", "w.yaml"]}
+             "what-if": ["--each", "zone"], "headroom": ["--workload", "w.yaml"], "replay": []}
     command = command_name(COMMAND_OF[document])
     runner = CliRunner()
     ok = runner.invoke(cli.app, [command, "x", "-o", name, *extra[command]])

@@ -1,0 +1,376 @@
+"""The discrete-event loop: arrivals, ends and the queue's timers on a simulated clock, and
+between them the scheduling cycles of one `Planner` (docs/replay.md).
+
+Every event time is handled in one step: pods that end free their resources (a pod's end is an
+AssignedPod/Delete event: it moves what waits in the unschedulable pool and whose rejecting
+plugins care), arrivals enter the active queue, timers move entities out of backoff or flush
+the pool; then the active queue is drained as kube-scheduler pops it (PrioritySort: priority,
+then the queue timestamp), and with SchedulerPopFromBackoffQ the backoff queue after it.
+Cycles take no simulated time.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import replace
+from typing import Callable
+
+from podgroup_plan import events as ev
+from podgroup_plan.analyses.replay.backoff import Backoff, next_flush
+from podgroup_plan.analyses.replay.facts import Facts
+from podgroup_plan.analyses.replay.timeline import Timeline
+from podgroup_plan.analyses.replay.units import (
+    ACTIVE,
+    BACKOFF,
+    DONE,
+    PREEMPTING,
+    UNSCHEDULABLE,
+    Attempt,
+    PodRun,
+    Unit,
+    unit_of,
+)
+from podgroup_plan.model.objects import Pod
+from podgroup_plan.planner import Planner
+from podgroup_plan.queue import Entity
+
+END, ARRIVAL, BACKOFF_DONE, FLUSH = 0, 1, 2, 3
+GPU = "nvidia.com/gpu"
+# Plugins whose failures no pod's deletion can cure (they register no AssignedPod/Delete
+# event in v1.37.0): a pod they rejected waits for the flush.
+DELETE_BLIND = frozenset({"NodeAffinity", "NodeName", "NodeUnschedulable", "TaintToleration"})
+PodKey = tuple[str, str]
+
+
+class Engine:
+    def __init__(self, planner: Planner, facts: Facts, start: float, until: float | None, backoff: Backoff,
+                 pop_from_backoff: bool):
+        self.planner = planner
+        self.state = planner.state
+        self.passes = planner.passes
+        self.facts = facts
+        self.start = start
+        self.until = until
+        self.backoff = backoff
+        self.pop_from_backoff = pop_from_backoff
+        self.now = start
+        self.heap: list[tuple] = []
+        self.seq = 0
+        self.runs: dict[PodKey, PodRun] = {}
+        self.units: dict[tuple[str, str, str], Unit] = {}
+        self.unit_of_pod: dict[PodKey, Unit] = {}
+        self.active: list[tuple] = []
+        self.backoff_units: dict[tuple[str, str, str], Unit] = {}
+        self.pool: dict[tuple[str, str, str], Unit] = {}  # the unschedulable pool, in arrival order
+        self.deleted_now: list[Pod] = []
+        self.bound_now: list[Pod] = []
+        self.preemptions = 0
+        self.replacements = 0
+        self.job_pods: dict[PodKey, int] = {}  # Job -> pods created so far (for completions)
+        self.timeline = Timeline(planner.state, GPU)
+        self.captured: list = []
+        self.events_handled = 0
+        self.real_events = 0  # ends and arrivals still to come
+        original: Callable = self.passes.emit
+
+        def emit(event: object) -> None:
+            self.captured.append(event)
+            original(event)
+
+        self.passes.emit = emit
+
+    # ----- set-up ------------------------------------------------------------------------------
+
+    def push(self, time: float, kind: int, payload: object) -> None:
+        self.seq += 1
+        if kind in (END, ARRIVAL):
+            self.real_events += 1
+        heapq.heappush(self.heap, (time, kind, self.seq, payload))
+
+    def add_running(self, pod: Pod, started: float) -> None:
+        run = self._run_of(pod, started)
+        run.start, run.node, run.running_at_start = started, pod.node_name, True
+        if run.duration is not None:
+            self.push(max(self.start, started + run.duration), END, pod.key)
+
+    def _run_of(self, pod: Pod, arrival: float) -> PodRun:
+        run = PodRun(pod, self.facts.workload(pod), arrival, self.facts.duration(pod), self.facts.grace(pod),
+                     pod.requests.get(GPU, 0), pod.requests.get("cpu", 0))
+        self.runs[pod.key] = run
+        return run
+
+    def adopt_queue(self, trigger_time: float | None = None) -> None:
+        """Take the Planner's queue as units of our own (the Planner's passes never run here)."""
+        entities: list[Entity] = self.passes.queue
+        self.passes.queue = []
+        for entity in entities:
+            arrivals = []
+            for pod in entity.pods:
+                run = self.runs.get(pod.key) or self._run_of(pod, self.facts.arrival(pod) or self.start)
+                arrivals.append(run.arrival if trigger_time is None else trigger_time)
+                run.arrival = arrivals[-1]
+            unit = unit_of(entity, max(arrivals))
+            old = self.units.get(unit.key)
+            if old is not None:  # a group queued afresh with new pods: its counts go on
+                unit.unschedulable_count, unit.error_count = old.unschedulable_count, old.error_count
+                unit.attempts, unit.attempt_count, unit.message = old.attempts, old.attempt_count, old.message
+                unit.arrival = min(unit.arrival, old.arrival)
+                self._leave(old)
+                self.timeline.pending(-len(old.entity.pods), -1 if old.kind != "Pod" else 0)
+                old.where = DONE
+            self.units[unit.key] = unit
+            for pod in entity.pods:
+                self.unit_of_pod[pod.key] = unit
+            unit.where = "waiting"
+            self.push(max(unit.arrival, self.now), ARRIVAL, unit)
+
+    # ----- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> float:
+        """Replay until no event is left (or `until`); returns the clock's last time."""
+        while self.heap:
+            if self._stale(*self.heap[0][1:4:2]):
+                heapq.heappop(self.heap)
+                continue
+            if self.real_events == 0 and self.until is None:
+                break  # only the queue's timers are left: no cycle can have another answer
+            t = self.heap[0][0]
+            if self.until is not None and t > self.until:
+                self.now = self.until
+                break
+            self.now = t
+            while self.heap and self.heap[0][0] == t:
+                _, kind, _, payload = heapq.heappop(self.heap)
+                if kind in (END, ARRIVAL):
+                    self.real_events -= 1
+                elif self._stale(kind, payload):
+                    continue
+                self.events_handled += 1
+                self._handle(kind, payload)
+            self._deletions_seen()
+            self._round()
+            self.timeline.snapshot(t)
+        else:
+            if self.until is not None:
+                self.now = max(self.now, self.until)
+        return self.now
+
+    def _stale(self, kind: int, payload) -> bool:
+        """A queue timer whose entity moved since it was set."""
+        if kind in (END, ARRIVAL):
+            return False
+        unit, generation = payload
+        return unit.generation != generation
+
+    def _handle(self, kind: int, payload) -> None:
+        if kind == END:
+            self._pod_ends(payload)
+        elif kind == ARRIVAL:
+            unit = payload
+            if unit.where == "waiting":
+                self.timeline.pending(len(unit.entity.pods), 1 if unit.kind != "Pod" else 0)
+                self._to_active(unit, "arrival")
+        else:
+            unit, generation = payload
+            if unit.generation != generation:
+                return  # moved meanwhile
+            if kind == BACKOFF_DONE and unit.where == BACKOFF:
+                self._to_active(unit, unit.trigger)
+            elif kind == FLUSH and unit.where == UNSCHEDULABLE:
+                unit.flushed_at = self.now
+                self._requeue(unit, "flush (5 minutes in the unschedulable pool)")
+
+    def _pod_ends(self, key: PodKey) -> None:
+        run = self.runs[key]
+        if run.end is not None:
+            return
+        run.end = self.now
+        if run.ended_by is None:
+            run.ended_by = "completed"
+        if self.state.node_of(run.pod) is not None:
+            self.state.forget(run.pod)
+        self.deleted_now.append(run.pod)
+        if run.ended_by == "completed":
+            self._job_next(run.pod)
+        for unit in list(self.units.values()):
+            if unit.where == PREEMPTING and key in unit.waiting_for_victims:
+                unit.waiting_for_victims.discard(key)
+                if not unit.waiting_for_victims:
+                    self._requeue(unit, f"its victims are gone ({key[0]}/{key[1]} last)")
+
+    def _deletions_seen(self) -> None:
+        """The AssignedPod/Delete events of this instant, seen by the queue at once: every pod
+        in the pool that a rejecting plugin's hint would requeue moves."""
+        if not self.deleted_now:
+            return
+        first = self.deleted_now[0]
+        trigger = f"{first.namespace}/{first.name} ended"
+        if len(self.deleted_now) > 1:
+            trigger += f" (and {len(self.deleted_now) - 1} more)"
+        self.deleted_now = []
+        for unit in list(self.pool.values()):
+            if not unit.failed_plugins or not unit.failed_plugins <= DELETE_BLIND:
+                self._requeue(unit, trigger)
+
+    # ----- queue moves -------------------------------------------------------------------------
+
+    def _leave(self, unit: Unit) -> None:
+        unit.generation += 1
+        self.pool.pop(unit.key, None)
+        self.backoff_units.pop(unit.key, None)
+
+    def _to_active(self, unit: Unit, trigger: str) -> None:
+        self._leave(unit)
+        unit.where = ACTIVE
+        unit.trigger = trigger
+        heapq.heappush(self.active, (-unit.priority, unit.queued_at, unit.key, unit.generation, unit))
+
+    def _requeue(self, unit: Unit, trigger: str) -> None:
+        """requeueEntityWithQueueingStrategy: to the backoff queue while backing off, else active."""
+        if self.backoff.backing_off(unit, self.now):
+            self._leave(unit)
+            unit.where = BACKOFF
+            unit.trigger = trigger
+            self.backoff_units[unit.key] = unit
+            # flushBackoffQCompleted runs on whole-second ticks and moves what is no longer
+            # backing off: the first tick after the expiry's window
+            expiry = self.backoff.expiry(unit) or self.now
+            self.push(max(self.now, math.floor(expiry) + 1.0), BACKOFF_DONE, (unit, unit.generation))
+        else:
+            self._to_active(unit, trigger)
+
+    def _pop(self) -> Unit | None:
+        while self.active:
+            *_, generation, unit = heapq.heappop(self.active)
+            if unit.where == ACTIVE and unit.generation == generation:
+                return unit
+        if not self.pop_from_backoff or not self.backoff_units:
+            return None
+        # SchedulerPopFromBackoffQ: an idle scheduler pops the backoff queue (expiry order, then
+        # priority). Cycles take no time here, so an entity whose cluster did not change since
+        # it failed would be popped again and again with the same answer: it waits for a change.
+        version = self.state.version
+        ready = [u for u in self.backoff_units.values() if u.version_at_failure != version]
+        if not ready:
+            return None
+        unit = min(ready, key=lambda u: (self.backoff.expiry(u) or 0.0, -u.priority, u.queued_at, u.key))
+        self._leave(unit)
+        return unit
+
+    # ----- scheduling --------------------------------------------------------------------------
+
+    def _round(self) -> None:
+        while True:
+            unit = self._pop()
+            if unit is None:
+                return
+            self._attempt(unit)
+
+    def _attempt(self, unit: Unit) -> None:
+        now, trigger = self.now, unit.trigger
+        if unit.version_at_failure == self.state.version and unit.attempt_count:
+            # Nothing changed in the cluster since its last failure: the same cycle, the same answer.
+            unit.log(Attempt(now, trigger, "Unschedulable", unit.message))
+            self._failed(unit, error=False)
+            return
+        self.captured.clear()
+        self.passes.attempt(unit.entity)
+        bound, victims, error, preemptor, failed_seen = [], [], False, False, False
+        for event in self.captured:
+            if isinstance(event, ev.PodBound):
+                bound.append((event.pod, self.state.node_names[event.node]))
+            elif isinstance(event, ev.PodFailed):
+                if not failed_seen:
+                    unit.message, failed_seen = event.message, True
+                error = error or event.reason == "SchedulerError"
+            elif isinstance(event, ev.PodEvicted):
+                victims.append(event)
+        for pod, node in bound:
+            self._started(pod, node)
+        for event in victims:
+            preemptor = True
+            self._evicted(unit, event)
+        if not unit.entity.pods:
+            unit.log(Attempt(now, trigger, "Scheduled", ""))
+            self._leave(unit)
+            unit.where = DONE
+            self.timeline.pending(0, -1 if unit.kind != "Pod" else 0)
+            return
+        outcome = "Preempting" if preemptor else ("SchedulerError" if error else "Unschedulable")
+        unit.log(Attempt(now, trigger, outcome, unit.message))
+        unit.failed_plugins = set(unit.entity.failed_plugins)
+        self._failed(unit, error)
+
+    def _failed(self, unit: Unit, error: bool) -> None:
+        if error:
+            unit.error_count += 1
+        else:
+            unit.unschedulable_count += 1
+            unit.error_count = 0
+        unit.queued_at = self.now
+        unit.version_at_failure = self.state.version
+        self._leave(unit)
+        if unit.waiting_for_victims:
+            unit.where = PREEMPTING
+        elif unit.kind != "Pod":
+            # AddAttemptedPodGroupIfNeeded: a rejected group goes to the backoff queue (no pool)
+            self._requeue(unit, "backoff")
+        else:
+            unit.where = UNSCHEDULABLE
+            self.pool[unit.key] = unit
+            self.push(next_flush(max(unit.queued_at, unit.flushed_at or 0.0), self.start), FLUSH,
+                      (unit, unit.generation))
+
+    def _started(self, pod: Pod, node: str) -> None:
+        run = self.runs[pod.key]
+        run.start, run.node = self.now, node
+        self.timeline.pending(-1, 0)
+        if run.duration is not None:
+            self.push(self.now + run.duration, END, pod.key)
+
+    def _evicted(self, preemptor: Unit, event: ev.PodEvicted) -> None:
+        """A victim keeps its resources for its grace period, then ends; its controller (if it
+        has one) creates a replacement at once, which arrives pending."""
+        pod = event.pod
+        run = self.runs[pod.key]
+        self.preemptions += 1
+        if self.state.node_of(pod) is None:
+            self.state.assume(pod, self.state.node_index[event.node])
+        preemptor.waiting_for_victims.add(pod.key)
+        if run.ended_by is None:
+            run.ended_by = "preempted"
+            self.push(self.now + run.grace, END, pod.key)
+            if self.facts.owners(pod):
+                self._recreate(pod)
+
+    # ----- controllers ---------------------------------------------------------------------------
+
+    def _recreate(self, pod: Pod) -> None:
+        self.replacements += 1
+        fresh = replace(pod, name=f"{pod.name}-r{self.replacements}", node_name=None, phase="Pending",
+                        start_time=None, uid="", nominated_node_name=None, preempted_by_scheduler=False)
+        self._submit(fresh)
+
+    def _job_next(self, pod: Pod) -> None:
+        """The Job controller's next pod when a pod completes and completions remain."""
+        owners = self.facts.owners(pod)
+        if not owners or owners[0][0] != "Job" or self.planner.cluster.controllers is None:
+            return
+        job = next((j for j in self.planner.cluster.controllers.jobs
+                    if j.namespace == pod.namespace and j.name == owners[0][1]), None)
+        if job is None or job.completions is None:
+            return
+        key = (job.namespace, job.name)
+        if key not in self.job_pods:
+            self.job_pods[key] = job.succeeded + sum(
+                1 for k, r in self.runs.items() if k[0] == job.namespace and self.facts.owners(r.pod)[:1] == [("Job", job.name)])
+        if self.job_pods[key] >= job.completions:
+            return
+        self.job_pods[key] += 1
+        fresh = replace(pod, name=f"{job.name}-next-{self.job_pods[key]}", node_name=None, phase="Pending",
+                        start_time=None, uid="", nominated_node_name=None, preempted_by_scheduler=False)
+        self._submit(fresh)
+
+    def _submit(self, pod: Pod) -> None:
+        self.planner.submit(pods=[pod])
+        self.adopt_queue(trigger_time=self.now)

@@ -1,0 +1,100 @@
+"""The hand-derived timelines of issue 33, replayed: every start, end and attempt below was
+worked out by hand from kube-scheduler v1.37.0's queue rules (docs/replay.md)."""
+from __future__ import annotations
+
+from scenarios import at, gang, node, pod, priority_class, write
+
+from podgroup_plan import load_input
+from podgroup_plan.analyses.replay.run import Settings, replay
+from podgroup_plan.loading.timing import read_timing
+
+
+def run(path, settings=Settings(), gates=None):
+    return replay(load_input([str(path)]), read_timing([str(path)]), settings, feature_gates=gates)
+
+
+def by_name(doc):
+    return {w["name"]: w for w in doc["workloads"]}
+
+
+def test_one_node_three_pods_one_priority(tmp_path):
+    # A holds the node 0-100; B (8 GPUs) is first in the queue, then C (4 GPUs): B 100-150, C 150-180.
+    path = write(tmp_path, node("gpu-1"), pod("a", 8, 0, "100s"), pod("b", 8, 10, "50s"), pod("c", 4, 20, "30s"))
+    doc = run(path)
+    w = by_name(doc)
+    assert (w["a"]["start"], w["a"]["end"]) == (at(0), at(100))
+    assert (w["b"]["start"], w["b"]["end"], w["b"]["waitSeconds"]) == (at(100), at(150), 90)
+    assert (w["c"]["start"], w["c"]["end"], w["c"]["waitSeconds"]) == (at(150), at(180), 130)
+    assert doc["summary"]["makespanSeconds"] == 180
+    assert doc["summary"]["waitSeconds"] == {"count": 3, "p50": 90, "p95": 130, "max": 130}
+    assert doc["summary"]["gpuSecondsUsed"] == 8 * 100 + 8 * 50 + 4 * 30
+
+
+def test_higher_priority_preempts_and_waits_for_the_grace_period(tmp_path):
+    # C (high) arrives at 20 and preempts A, whose 30 s grace period keeps the GPUs until 50;
+    # C runs 50-80, then B (arrived at 10, low) 80-130. A is a bare pod: it does not come back.
+    path = write(tmp_path, priority_class("high", 1000), node("gpu-1"), pod("a", 8, 0, "100s", grace=30),
+                 pod("b", 8, 10, "50s"), pod("c", 4, 20, "30s", priority="high"))
+    doc = run(path, Settings(focus="default/c"))
+    w = by_name(doc)
+    assert (w["a"]["start"], w["a"]["end"], w["a"]["status"]) == (at(0), at(50), "Preempted")
+    assert (w["c"]["start"], w["c"]["end"]) == (at(50), at(80))
+    assert (w["b"]["start"], w["b"]["end"]) == (at(80), at(130))
+    assert doc["summary"]["makespanSeconds"] == 130
+    assert doc["summary"]["preemptions"] == 1
+    focus = doc["focus"]
+    assert [a["outcome"] for a in focus["attempts"]] == ["Preempting", "Scheduled"]
+    assert focus["waitedFor"] == [{"namespace": "default", "name": "a", "node": "gpu-1", "end": at(50),
+                                   "endedBy": "preempted"}]
+
+
+def test_a_gang_waits_for_two_jobs(tmp_path):
+    # Two 8-GPU nodes, busy with j1 (until 100) and j2 (until 60); a gang of two 8-GPU pods
+    # arrives at 10 and starts only when both are gone, at 100.
+    path = write(tmp_path, node("n1"), node("n2"),
+                 pod("j1", 8, 0, "100s", node_name="n1", started=0), pod("j2", 8, 0, "60s", node_name="n2", started=0),
+                 gang("g", 2, 10), pod("g-0", 8, 10, "20s", group="g"), pod("g-1", 8, 10, "20s", group="g"),
+                 )
+    doc = run(path, Settings(start=0.0 + 1767225600, focus="default/g"))
+    w = by_name(doc)
+    assert (w["g"]["start"], w["g"]["end"], w["g"]["waitSeconds"]) == (at(100), at(120), 90)
+    assert w["g"]["gang"] is True and w["g"]["nodes"] == ["n1", "n2"]
+    waited = [p["name"] for p in doc["focus"]["waitedFor"]]
+    assert waited == ["j2", "j1"]
+    assert doc["summary"]["makespanSeconds"] == 120
+
+
+def test_flush_is_visible_in_a_pods_attempts(tmp_path):
+    # A pod no node's labels match waits in the unschedulable pool: no pod's end can help
+    # (NodeAffinity has no hint for it), so only the flush moves it: after more than 5 minutes
+    # since its last attempt, on the 30-second ticks: 0, 330, 660, 990.
+    path = write(tmp_path, node("n1"), pod("lost", 1, 0, "10s", selector="{zone: mars}"),
+                 pod("busy", 8, 0, "100s"))
+    doc = run(path, Settings(until_after=1000.0, focus="default/lost"))
+    times = [a["time"] for a in doc["focus"]["attempts"]]
+    assert times == [at(0), at(330), at(660), at(990)]
+    assert [a["trigger"] for a in doc["focus"]["attempts"]][1:] == ["flush (5 minutes in the unschedulable pool)"] * 3
+    assert doc["summary"]["neverStarted"][0]["name"] == "lost"
+    assert "didn't match Pod's node affinity/selector" in doc["summary"]["neverStarted"][0]["message"]
+
+
+def test_backoff_is_visible_in_a_gangs_attempts(tmp_path):
+    # With SchedulerPopFromBackoffQ off a rejected gang waits out its backoff: 1 s, then 2 s
+    # (each expiry moved on the next whole-second tick): attempts at 0, 2, 5; the node frees at 5.
+    path = write(tmp_path, node("n1"), pod("a", 8, 0, "5s", node_name="n1", started=0),
+                 gang("g", 2, 0), pod("g-0", 4, 0, "10s", group="g"), pod("g-1", 4, 0, "10s", group="g"))
+    doc = run(path, Settings(focus="default/g"), gates={"SchedulerPopFromBackoffQ": False})
+    attempts = doc["focus"]["attempts"]
+    assert [a["time"] for a in attempts] == [at(0), at(2), at(5)]
+    assert [a["outcome"] for a in attempts] == ["Unschedulable", "Unschedulable", "Scheduled"]
+
+
+def test_same_input_same_bytes_whatever_the_file_order(tmp_path):
+    import json
+
+    docs = [node("gpu-1"), pod("a", 8, 0, "100s"), pod("b", 8, 10, "50s"), pod("c", 4, 20, "30s")]
+    one = write(tmp_path, *docs, name="one.yaml")
+    two = write(tmp_path, *reversed(docs), name="two.yaml")
+    a = json.dumps(run(one, Settings(focus="default/c")), sort_keys=True)
+    b = json.dumps(run(two, Settings(focus="default/c")), sort_keys=True)
+    assert a == b
