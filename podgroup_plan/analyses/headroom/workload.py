@@ -15,9 +15,10 @@ from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from podgroup_plan.analyses.controller_kinds import CONTROLLER_KINDS
+from podgroup_plan.analyses.controller_kinds import controller_objects as _controller_objects
 from podgroup_plan.errors import Problem
 from podgroup_plan.model.cluster_input import ClusterInput
-from podgroup_plan.model.controllers import Controllers
 from podgroup_plan.model.objects import OwnerReference, Pod
 
 COPY_SUFFIX = "-h{k}"
@@ -27,23 +28,6 @@ class WorkloadProblem(Exception):
     def __init__(self, problems: list[Problem]):
         super().__init__("\n".join(map(str, problems)))
         self.problems = problems
-
-
-# Controllers' list (model/controllers.py) -> the kind users write. A TrainJob is held as the
-# JobSet it makes (owned by the TrainJob, of the same name).
-CONTROLLER_KINDS = {
-    "jobs": "Job", "job_sets": "JobSet", "deployments": "Deployment", "replica_sets": "ReplicaSet",
-    "stateful_sets": "StatefulSet", "train_jobs": "TrainJob", "pytorch_jobs": "PyTorchJob",
-    "leader_worker_sets": "LeaderWorkerSet", "ray_clusters": "RayCluster", "ray_jobs": "RayJob",
-    "cron_jobs": "CronJob", "daemon_sets": "DaemonSet",
-}
-
-
-def _controller_objects(found: Controllers | None) -> list[tuple[str, Any]]:
-    """(kind, object) of every controller object, whatever its kind."""
-    if not found:
-        return []
-    return [(kind, o) for attr, kind in CONTROLLER_KINDS.items() for o in getattr(found, attr)]
 
 
 def roots(work: ClusterInput) -> list[tuple[str, str, str, Any]]:

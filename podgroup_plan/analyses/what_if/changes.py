@@ -259,24 +259,27 @@ def _scaled(value: int | str, total: int) -> int:
     return -(-int(value[:-1]) * total // 100)
 
 
+# Owners whose objects make pods (a Pod or PodGroup is no controller of pods)
+_NOT_CONTROLLERS = frozenset({"Pod", "PodGroup", "CompositePodGroup", "Workload", "DaemonSet"})
+
+
 def _expanded_owners(cluster: ClusterInput) -> set[tuple[str, str, str]]:
-    """(namespace, kind, name) of the controllers in the input whose expansion recreates a pod
-    they lack."""
+    """(namespace, kind, name) of the controllers whose expansion recreates a pod they lack:
+    every controller object of the input (a Job, ReplicaSet, StatefulSet, an operator's object)
+    and every one expansion makes (a JobSet's or CronJob's Jobs, a Deployment's ReplicaSet, a
+    LeaderWorkerSet's StatefulSets, a RayJob's RayCluster), found by expanding the unchanged
+    input as the planner will (each of them creates only what it lacks, by name)."""
     found = cluster.controllers
     if not found:
         return set()
-    owners = {(j.namespace, "Job", j.name) for j in found.jobs}
-    owners |= {(r.namespace, "ReplicaSet", r.name) for r in found.replica_sets}
-    owners |= {(s.namespace, "StatefulSet", s.name) for s in found.stateful_sets}
-    owners |= {(d.namespace, "ReplicaSet", f"{d.name}-{d.template_hash}") for d in found.deployments}
-    # Pods of a JobSet's Jobs and a Deployment's ReplicaSets: the Job / ReplicaSet made by
-    # expansion owns them, and it recreates what it lacks.
-    owners |= {(ns, kind, name) for (ns, kind, name), parent in cluster.owner_parents.items()
-               if kind in ("Job", "ReplicaSet")}
-    for js in found.job_sets:
-        for rj in js.replicated_jobs:
-            for i in range(rj.replicas):
-                owners.add((js.namespace, "Job", f"{js.name}-{rj.name}-{i}"))
+    from podgroup_plan.analyses.controller_kinds import controller_objects
+    from podgroup_plan.config.feature_gates import resolve_feature_gates
+    from podgroup_plan.controllers.expand import expand
+
+    expanded = expand(cluster, resolve_feature_gates(None))
+    owners = {(o.namespace, kind, o.name) for kind, o in controller_objects(expanded.controllers)
+              if kind not in _NOT_CONTROLLERS}
+    owners |= {key for key in expanded.owner_parents if key[1] not in _NOT_CONTROLLERS}
     return owners
 
 
