@@ -64,7 +64,7 @@ NoExpandOpt = Annotated[bool, typer.Option(
          "plan only the pods in the input.")]
 GangOpt = Annotated[bool, typer.Option(
     "--gang",
-    help="Plan every TrainJob, JobSet, PyTorchJob, LeaderWorkerSet, RayCluster, RayJob and "
+    help="Plan every TrainJob, JobSet, PyTorchJob, TFJob, LeaderWorkerSet, RayCluster, RayJob and "
          "CronJob as a Workload with Gang PodGroups (the planner's mapping, docs/controllers.md), "
          "as 1.37 gang scheduling would; without it they are planned pod by pod, as their "
          "operators' 2026 releases are scheduled. The annotation podgroup-plan.io/gang decides "

@@ -109,7 +109,8 @@ def without_expansion(cluster: ClusterInput) -> ClusterInput:
     counts = [(len(found.jobs), "Job"), (len(found.job_sets), "JobSet"),
               (len(found.deployments), "Deployment"), (len(found.replica_sets), "ReplicaSet"),
               (len(found.stateful_sets), "StatefulSet"), (len(found.train_jobs), "TrainJob"),
-              (len(found.pytorch_jobs), "PyTorchJob"), (len(found.leader_worker_sets), "LeaderWorkerSet"),
+              (len(found.pytorch_jobs), "PyTorchJob"), (len(found.tf_jobs), "TFJob"),
+              (len(found.leader_worker_sets), "LeaderWorkerSet"),
               (len(found.ray_clusters), "RayCluster"), (len(found.ray_jobs), "RayJob"),
               (len(found.cron_jobs), "CronJob"), (len(found.daemon_sets), "DaemonSet")]
     kinds = ", ".join(f"{kind} ({n})" for n, kind in counts if n)
@@ -119,7 +120,7 @@ def without_expansion(cluster: ClusterInput) -> ClusterInput:
 
 
 def with_gangs(cluster: ClusterInput) -> ClusterInput:
-    """`--gang`: every PyTorchJob, TrainJob, JobSet, LeaderWorkerSet, RayCluster, RayJob and
+    """`--gang`: every PyTorchJob, TFJob, TrainJob, JobSet, LeaderWorkerSet, RayCluster, RayJob and
     CronJob is planned as Workload + PodGroups (controllers/gang.py), unless its annotation
     `podgroup-plan.io/gang: "false"` says otherwise."""
     found = cluster.controllers

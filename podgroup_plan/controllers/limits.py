@@ -28,7 +28,7 @@ def pods_asked(kind: str, obj: object, nodes: int = 0) -> tuple[tuple[str, ...],
         return (("spec", "replicatedJobs") if kind == "JobSet" else ("spec", "trainer", "numNodes")), total
     if kind == "DaemonSet":
         return ("spec", "template"), nodes  # at most one pod per node
-    if kind in ("PyTorchJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob"):
+    if kind in ("PyTorchJob", "TFJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob"):
         from podgroup_plan.controllers.operators import pods_asked as operator_pods
 
         return operator_pods(kind, obj)  # type: ignore[no-any-return]

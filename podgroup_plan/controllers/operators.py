@@ -2,7 +2,7 @@
 
 `operator_jobs` runs first (CronJobs and RayJobs make Jobs, which the Job controller then
 expands with every other Job); `expand_operators` runs after the Jobs: RayClusters (those of the
-input and those RayJobs make), PyTorchJobs, LeaderWorkerSets, DaemonSets. Each kind's module
+input and those RayJobs make), PyTorchJobs and TFJobs, LeaderWorkerSets, DaemonSets. Each kind's module
 says what its operator creates, with sources (docs/controllers.md).
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from podgroup_plan.controllers.context import Creation
 from podgroup_plan.controllers.cron_job import next_job, reference_time
 from podgroup_plan.controllers.daemon_set import expand_daemon_set
 from podgroup_plan.controllers.gang import SINGLE, Leaf, make_gang, pod_by_pod_note
+from podgroup_plan.controllers.kubeflow_job import expand_kubeflow_job
 from podgroup_plan.controllers.leader_worker_set import expand_leader_worker_set
-from podgroup_plan.controllers.pytorch_job import expand_pytorch_job
 from podgroup_plan.controllers.ray import expand_ray_cluster, ray_job_children
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.controllers import Controllers, Job
@@ -45,8 +45,8 @@ def expand_operators(found: Controllers, cluster: ClusterInput, ctx: Creation, r
     gang_all = found.gang_all
     for rc in sorted([*found.ray_clusters, *ray_clusters], key=lambda r: (r.namespace, r.name)):
         expand_ray_cluster(rc, ctx, gang_all)
-    for job in found.pytorch_jobs:
-        expand_pytorch_job(job, ctx, gang_all)
+    for job in sorted([*found.pytorch_jobs, *found.tf_jobs], key=lambda j: (j.namespace, j.name, j.kind)):
+        expand_kubeflow_job(job, ctx, gang_all)
     for lws in found.leader_worker_sets:
         expand_leader_worker_set(lws, ctx, gang_all)
     for ds in found.daemon_sets:
@@ -83,7 +83,7 @@ def _times(cluster: ClusterInput):
         yield group.creation_timestamp
     found = cluster.controllers
     for kind in ("jobs", "job_sets", "deployments", "replica_sets", "stateful_sets", "train_jobs",
-                 "pytorch_jobs", "leader_worker_sets", "ray_clusters", "ray_jobs", "cron_jobs",
+                 "pytorch_jobs", "tf_jobs", "leader_worker_sets", "ray_clusters", "ray_jobs", "cron_jobs",
                  "daemon_sets"):
         for obj in getattr(found, kind):
             yield obj.creation_timestamp
@@ -93,8 +93,9 @@ def _times(cluster: ClusterInput):
 
 def pods_asked(kind: str, obj) -> tuple[tuple, int]:
     """(the field that asks, how many pods) for the expansion limit (loading/validate.py)."""
-    if kind == "PyTorchJob":
-        return ("spec", "pytorchReplicaSpecs"), sum(max(r.replicas, 0) for r in obj.replica_specs)
+    if kind in ("PyTorchJob", "TFJob"):
+        field = "pytorchReplicaSpecs" if kind == "PyTorchJob" else "tfReplicaSpecs"
+        return ("spec", field), sum(max(r.replicas, 0) for r in obj.replica_specs)
     if kind == "LeaderWorkerSet":
         return ("spec", "replicas"), max(obj.replicas, 0) * max(obj.size, 1)
     if kind == "RayCluster":

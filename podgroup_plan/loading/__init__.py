@@ -306,7 +306,7 @@ def summarize(ci: ClusterInput) -> list[str]:
     if found is not None:  # expanded into pods by the plan (docs/controllers.md)
         counts += [("Job", len(found.jobs), ""), ("JobSet", len(found.job_sets), ""),
                    ("Deployment", len(found.deployments), ""), ("TrainJob", len(found.train_jobs), ""),
-                   ("PyTorchJob", len(found.pytorch_jobs), ""),
+                   ("PyTorchJob", len(found.pytorch_jobs), ""), ("TFJob", len(found.tf_jobs), ""),
                    ("LeaderWorkerSet", len(found.leader_worker_sets), ""),
                    ("RayCluster", len(found.ray_clusters), ""), ("RayJob", len(found.ray_jobs), ""),
                    ("CronJob", len(found.cron_jobs), ""), ("DaemonSet", len(found.daemon_sets), "")]

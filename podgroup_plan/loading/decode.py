@@ -55,7 +55,7 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace b
 # Kinds whose controllers create pods (model/controllers.py). Their decoding and model load only
 # for an input that has one: importing them is start-up time of every run (issue 16).
 CONTROLLER_KINDS = ("Job", "JobSet", "Deployment", "ReplicaSet", "StatefulSet", "TrainJob", "PyTorchJob",
-                    "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob", "DaemonSet")
+                    "TFJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob", "DaemonSet")
 _NAMESPACE, _NAME = attrgetter("namespace"), attrgetter("name")  # sort keys: no lambda
 
 
@@ -117,6 +117,7 @@ class Decoded:
                 stateful_sets=by_key(self.controllers["StatefulSet"]),
                 train_jobs=by_key(self.controllers["TrainJob"]),
                 pytorch_jobs=by_key(self.controllers["PyTorchJob"]),
+                tf_jobs=by_key(self.controllers["TFJob"]),
                 leader_worker_sets=by_key(self.controllers["LeaderWorkerSet"]),
                 ray_clusters=by_key(self.controllers["RayCluster"]),
                 ray_jobs=by_key(self.controllers["RayJob"]),

@@ -1,11 +1,9 @@
-"""PyTorchJobs, LeaderWorkerSets, CronJobs, DaemonSets -> model/operators.py objects.
+"""LeaderWorkerSets, CronJobs, DaemonSets -> model/operators.py objects (the Training Operator's
+PyTorchJobs and TFJobs: decode_kubeflow.py; RayClusters and RayJobs: decode_ray.py; TrainJobs:
+decode_trainer.py).
 
 Mirrors each operator's defaulting and the validation its webhook or the apiserver applies:
 
-* PyTorchJob: kubeflow/trainer v1.9.4 (Training Operator v1, `kubeflow.org/v1`),
-  `pkg/apis/kubeflow.org/v1/pytorch_defaults.go` (replicas 1, restartPolicy OnFailure) and
-  `pkg/controller.v1/pytorch/initcontainer.go` (workers of a job with a Master get the
-  `init-pytorch` init container, 50m cpu / 10Mi requested);
 * LeaderWorkerSet: kubernetes-sigs/lws v0.10 `pkg/webhooks/leaderworkerset_webhook.go`
   (replicas 1, size 1, startupPolicy LeaderCreated; replicas in [0, 1000000], size >= 1);
 * CronJob: `pkg/apis/batch/v1/defaults.go`, `pkg/apis/batch/validation` (the schedule parses as
@@ -30,17 +28,10 @@ from podgroup_plan.model.operators import (
     CronJob,
     DaemonSet,
     LeaderWorkerSet,
-    PyTorchJob,
-    ReplicaSpec,
 )
 
 LWS_MAX_REPLICAS = 1_000_000  # leaderworkerset_webhook.go
 EXCLUSIVE_TOPOLOGY = "leaderworkerset.sigs.k8s.io/exclusive-topology"
-PYTORCH_INIT_CONTAINER = {  # initcontainer.go's default template (image: alpine:3.10)
-    "name": "init-pytorch", "image": "alpine:3.10",
-    "resources": {"limits": {"cpu": "100m", "memory": "20Mi"},
-                  "requests": {"cpu": "50m", "memory": "10Mi"}},
-}
 # AddOrUpdateDaemonPodTolerations (daemonset_util.go), in its order; the last only with hostNetwork.
 DAEMON_TOLERATIONS = (
     ("node.kubernetes.io/not-ready", "NoExecute"),
@@ -51,76 +42,6 @@ DAEMON_TOLERATIONS = (
     ("node.kubernetes.io/unschedulable", "NoSchedule"),
 )
 NETWORK_UNAVAILABLE = ("node.kubernetes.io/network-unavailable", "NoSchedule")
-
-
-def _finished(conditions) -> bool:
-    return any(c.get("type") in ("Succeeded", "Failed", "Complete") and c.get("status") == "True"
-               for c in conditions or ())
-
-
-def decode_pytorch_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
-                       admission: Admission | None = None) -> PyTorchJob:
-    obj = doc.obj
-    meta, spec = obj["metadata"], obj["spec"]
-    namespace = namespace_of(meta)
-    raw_specs = spec["pytorchReplicaSpecs"]
-    if not raw_specs:
-        report(("spec", "pytorchReplicaSpecs"), "must be required")
-    has_master = "Master" in raw_specs
-    specs = []
-    for rtype in sorted(raw_specs):  # Master before Worker; any order gives the same pods
-        rspec = raw_specs[rtype] or {}
-        path = ("spec", "pytorchReplicaSpecs", rtype)
-        if not _pytorch_replica_rules(rtype, rspec, path, report):
-            continue
-        template = rspec["template"]
-        if has_master and rtype == "Worker":  # setInitContainer: workers wait for the master
-            pod_spec = dict(template["spec"])
-            pod_spec["initContainers"] = list(pod_spec.get("initContainers") or ()) + [PYTORCH_INIT_CONTAINER]
-            template = {**template, "spec": pod_spec}
-        replicas = rspec.get("replicas")
-        specs.append(ReplicaSpec(
-            type=rtype,
-            replicas=1 if replicas is None else replicas,
-            template=decode_template(doc, template, namespace, path + ("template",),
-                                     priorities, report, memo, admission),
-        ))
-    run_policy = spec.get("runPolicy") or {}
-    scheduling = run_policy.get("schedulingPolicy") or {}
-    return PyTorchJob(
-        namespace=namespace,
-        name=meta["name"],
-        uid=meta.get("uid") or "",
-        replica_specs=tuple(specs),
-        min_available=scheduling.get("minAvailable"),
-        suspend=bool(run_policy.get("suspend")),
-        finished=_finished((obj.get("status") or {}).get("conditions")),
-        gang=gang_request(meta, report),
-        creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
-        source=source_of(doc),
-    )
-
-
-def _pytorch_replica_rules(rtype: str, rspec: Mapping, path: tuple, report: Report) -> bool:
-    """The PyTorchJob webhook's replica rules (pkg/webhooks/pytorch/pytorchjob_webhook.go,
-    `validatePyTorchReplicaSpecs`, after defaulting replicas to 1); False: no pods from it."""
-    ok = True
-    if rtype not in ("Master", "Worker"):
-        report(path, f'unsupported value "{rtype}"; supported values: "Master", "Worker"')
-        ok = False
-    template = rspec.get("template")
-    if template is None:
-        report(path + ("template",), "required")
-        return False
-    containers = template["spec"]["containers"]
-    if not any(c.get("name") == "pytorch" for c in containers):
-        report(path + ("template", "spec", "containers"), "must have at least one container with name pytorch")
-    replicas = rspec.get("replicas")
-    if rtype == "Master" and replicas is not None and replicas != 1:
-        report(path + ("replicas",), "must be 1")
-    elif rtype != "Master" and replicas is not None and replicas < 1:
-        report(path + ("replicas",), "must be at least 1")
-    return ok
 
 
 def decode_leader_worker_set(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,
@@ -238,10 +159,12 @@ def decode_daemon_set(doc: Document, priorities: PriorityTable, report: Report, 
 def operator_decoders(kept: Mapping[str, list[Document]], reporter) -> dict:
     """Each operator kind's decoder, for `decode.Decoder.finish`; a TrainJob's needs the input's
     runtimes (`reporter(doc)`: a Report for a runtime's own document)."""
+    from podgroup_plan.loading.decode_kubeflow import decode_pytorch_job, decode_tf_job
     from podgroup_plan.loading.decode_ray import decode_ray_cluster, decode_ray_job
     from podgroup_plan.loading.decode_trainer import Runtimes, train_job_decoder
 
     runtimes = Runtimes(kept.get("TrainingRuntime", []), kept.get("ClusterTrainingRuntime", []), reporter)
     return {"TrainJob": train_job_decoder(runtimes), "PyTorchJob": decode_pytorch_job,
+            "TFJob": decode_tf_job,
             "LeaderWorkerSet": decode_leader_worker_set, "RayCluster": decode_ray_cluster,
             "RayJob": decode_ray_job, "CronJob": decode_cron_job, "DaemonSet": decode_daemon_set}

@@ -4,7 +4,7 @@ Their pods never reach the plan, so a "Feasible" verdict says nothing about them
 names each such object (`unplanned`, the summary line) and `--fail-on unplanned` fails on them.
 The list is of (API group, kind); a kind of another group with the same name is not matched.
 Kinds the planner expands (Job, JobSet, Deployment, ReplicaSet, StatefulSet, DaemonSet,
-CronJob, TrainJob, PyTorchJob, LeaderWorkerSet, RayCluster, RayJob) are not here; a
+CronJob, TrainJob, PyTorchJob, TFJob, LeaderWorkerSet, RayCluster, RayJob) are not here; a
 ReplicationController with a pod template is (it is read for its selector only).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ POD_CREATING_KINDS = frozenset({
     ("argoproj.io", "Workflow"), ("argoproj.io", "CronWorkflow"), ("argoproj.io", "WorkflowTemplate"),
     ("argoproj.io", "Rollout"),
     ("sparkoperator.k8s.io", "SparkApplication"), ("sparkoperator.k8s.io", "ScheduledSparkApplication"),
-    ("kubeflow.org", "TFJob"), ("kubeflow.org", "MPIJob"), ("kubeflow.org", "XGBoostJob"),
+    ("kubeflow.org", "MPIJob"), ("kubeflow.org", "XGBoostJob"),
     ("kubeflow.org", "PaddleJob"), ("kubeflow.org", "JAXJob"), ("kubeflow.org", "MXJob"),
     ("kubeflow.org", "Notebook"),
     ("trainer.kubeflow.org", "OptimizationJob"),

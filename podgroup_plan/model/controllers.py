@@ -191,6 +191,7 @@ class Controllers:
     # The operators' objects (model/operators.py); a TrainJob is held as the JobSet it makes.
     train_jobs: tuple[JobSet, ...] = ()
     pytorch_jobs: tuple = ()
+    tf_jobs: tuple = ()
     leader_worker_sets: tuple = ()
     ray_clusters: tuple = ()
     ray_jobs: tuple = ()
@@ -201,6 +202,6 @@ class Controllers:
 
     def __bool__(self) -> bool:
         return bool(self.jobs or self.job_sets or self.deployments or self.replica_sets
-                    or self.stateful_sets or self.train_jobs or self.pytorch_jobs
+                    or self.stateful_sets or self.train_jobs or self.pytorch_jobs or self.tf_jobs
                     or self.leader_worker_sets or self.ray_clusters or self.ray_jobs
                     or self.cron_jobs or self.daemon_sets)

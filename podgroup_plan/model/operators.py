@@ -1,4 +1,4 @@
-"""Objects of the operators ML teams submit: PyTorchJob, LeaderWorkerSet, RayCluster, RayJob,
+"""Objects of the operators ML teams submit: PyTorchJob, TFJob, LeaderWorkerSet, RayCluster, RayJob,
 CronJob, DaemonSet (a TrainJob is decoded into the JobSet its runtime makes, model/controllers.py).
 
 Decoded once by `podgroup_plan.loading.decode_operators`; expanded into the pods (and the
@@ -24,7 +24,8 @@ NO_GANG = GangRequest()
 
 @dataclass(frozen=True, slots=True)
 class ReplicaSpec:
-    """One entry of a PyTorchJob's `pytorchReplicaSpecs` (type as written: Master, Worker)."""
+    """One entry of a PyTorchJob's `pytorchReplicaSpecs` or a TFJob's `tfReplicaSpecs` (the type
+    camel-cased as the operator's defaulting does: Master, Worker, PS, Chief, Evaluator)."""
 
     type: str
     replicas: int
@@ -32,7 +33,11 @@ class ReplicaSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class PyTorchJob:
+class KubeflowJob:
+    """A Kubeflow Training Operator v1 job (`kubeflow.org/v1`): a PyTorchJob or a TFJob, which
+    share the replica-spec shape and the controller library that makes their pods."""
+
+    kind: str  # PyTorchJob, TFJob
     namespace: str
     name: str
     uid: str

@@ -299,7 +299,7 @@ def owner_of_group(result: PlanResult, group: PodGroupResult) -> str | None:
 
 
 # Owners whose pods the planner plans pod by pod unless --gang or their annotation asks otherwise.
-GANG_CAPABLE_OWNERS = frozenset({"PyTorchJob", "LeaderWorkerSet", "RayCluster", "RayJob", "TrainJob",
+GANG_CAPABLE_OWNERS = frozenset({"PyTorchJob", "TFJob", "LeaderWorkerSet", "RayCluster", "RayJob", "TrainJob",
                                  "JobSet", "CronJob"})
 
 

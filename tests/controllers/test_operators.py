@@ -1,4 +1,4 @@
-"""The operators' objects (TrainJob, PyTorchJob, LeaderWorkerSet, RayCluster, RayJob, CronJob,
+"""The operators' objects (TrainJob, PyTorchJob, TFJob, LeaderWorkerSet, RayCluster, RayJob, CronJob,
 DaemonSet): names, labels, owners and problems, derived from each operator's source
 (docs/controllers.md); the scenarios in tests/scenarios plan them."""
 import random
@@ -95,6 +95,68 @@ def test_pytorch_job_missing_template_is_bad_input_with_its_line(tmp_path):
 """, "    Worker:\n      replicas: 2\n")
     [problem] = problems(tmp_path, text)
     assert "/in.yaml:9: PyTorchJob ml/pt: spec.pytorchReplicaSpecs.Worker.template: required" in problem
+
+
+
+TF_C = "containers: [{name: tensorflow, image: tf, resources: {requests: {cpu: '1'}}}]"
+TFJOB = f"""
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {{name: tf, namespace: ml}}
+spec:
+  tfReplicaSpecs:
+    ps:
+      template:
+        spec: {{{TF_C}}}
+    Worker:
+      replicas: 2
+      template:
+        spec: {{{TF_C}}}
+"""
+
+
+def test_tf_job_pods_names_labels_and_worker_0_as_master_without_a_chief(tmp_path):
+    """tfjob_controller.go: `<job>-<type lowercased>-<index>`; the `ps` key camel-cased to PS
+    (tensorflow_defaults.go); with neither Chief nor Master, Worker 0 has the master role."""
+    pods = by_name(expand(load(tmp_path, TFJOB), GATES))
+    assert sorted(pods) == ["tf-ps-0", "tf-worker-0", "tf-worker-1"]
+    assert pods["tf-worker-0"].labels == {"training.kubeflow.org/operator-name": "tfjob-controller",
+                                          "training.kubeflow.org/job-name": "tf",
+                                          "training.kubeflow.org/replica-type": "worker",
+                                          "training.kubeflow.org/replica-index": "0",
+                                          "training.kubeflow.org/job-role": "master"}
+    assert pods["tf-ps-0"].labels["training.kubeflow.org/replica-type"] == "ps"
+    assert "training.kubeflow.org/job-role" not in pods["tf-ps-0"].labels
+    assert "training.kubeflow.org/job-role" not in pods["tf-worker-1"].labels
+    assert [(r.kind, r.name, r.controller) for r in pods["tf-ps-0"].owner_references] == [("TFJob", "tf", True)]
+    # no init container, unlike a PyTorchJob's workers (init-pytorch's 50m would raise a 10m request)
+    small = by_name(expand(load(tmp_path, TFJOB.replace("cpu: '1'", "cpu: 10m"), "small.yaml"), GATES))
+    assert small["tf-worker-1"].requests["cpu"] == 10
+
+
+def test_tf_job_chief_has_the_master_role_and_gang_takes_min_available(tmp_path):
+    text = TFJOB.replace("    ps:\n", "    Chief:\n").replace(
+        "spec:\n  tfReplicaSpecs:", "spec:\n  runPolicy: {schedulingPolicy: {minAvailable: 2}}\n  tfReplicaSpecs:", 1)
+    ci = expand(with_gangs(load(tmp_path, text)), GATES)
+    pods = by_name(ci)
+    assert sorted(pods) == ["tf-chief-0", "tf-worker-0", "tf-worker-1"]
+    assert pods["tf-chief-0"].labels["training.kubeflow.org/job-role"] == "master"
+    assert "training.kubeflow.org/job-role" not in pods["tf-worker-0"].labels
+    [group] = ci.pod_groups
+    assert (group.name, group.policy, group.min_count, group.workload_name) == ("tf-gang", "Gang", 2, "tf")
+    assert {p.pod_group for p in ci.pods} == {"tf-gang"}
+
+
+def test_tf_job_webhook_rules_are_bad_input_with_their_lines(tmp_path):
+    text = TFJOB.replace("    ps:\n", "    Chief:\n").replace("    Worker:\n", "    Master:\n").replace(
+        "name: tensorflow, image: tf, resources: {requests: {cpu: '1'}}}]}\n    Master",
+        "name: tf, image: tf}]}\n    Master")
+    found = problems(tmp_path, text)
+    assert any("/in.yaml:8: TFJob ml/tf: spec.tfReplicaSpecs.Chief.template.spec.containers: "
+               "must have at least one container with name tensorflow" in p for p in found), found
+    assert any("/in.yaml:5: TFJob ml/tf: spec.tfReplicaSpecs: must not have more than 1 Chief or Master role" in p
+               for p in found), found
+    assert len(found) == 2
 
 
 LWS = f"""
@@ -350,7 +412,7 @@ def test_daemon_set_pod_per_matching_node_pinned_with_match_fields(tmp_path):
 
 # --- determinism ---------------------------------------------------------------------------
 
-ALL = [PYTORCH, LWS, RAY, TRAIN + RUNTIME, CRON, DAEMON + NODES, """
+ALL = [PYTORCH, TFJOB, LWS, RAY, TRAIN + RUNTIME, CRON, DAEMON + NODES, """
 apiVersion: ray.io/v1
 kind: RayJob
 metadata: {name: rj, namespace: ray}

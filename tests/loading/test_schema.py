@@ -50,6 +50,7 @@ def test_kinds_and_versions():
         "ReplicationController": ["v1"],
         "Service": ["v1"],
         "StatefulSet": ["apps/v1"],
+        "TFJob": ["kubeflow.org/v1"],
         "TrainJob": ["trainer.kubeflow.org/v1alpha1"],
         "TrainingRuntime": ["trainer.kubeflow.org/v1alpha1"],
         "Workload": ["scheduling.k8s.io/v1alpha1", "scheduling.k8s.io/v1alpha2",
