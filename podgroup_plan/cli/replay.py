@@ -127,17 +127,18 @@ def _load(paths: list[str], trace: str | None, scheduler_config: Path | None, co
 
     if len(paths) != 2:
         raise InputError([Problem("--trace", "alibaba-gpu reads two files: NODES.csv PODS.csv")])
-    problems: list[Problem] = []
-    configs: Any = (None, None)
-    gates = None
-    try:
-        _, configs, gates = inputs.load([], [scheduler_config, config_b], feature_gates)
-    except InputError as err:
-        problems += err.problems
-    try:
-        cluster, timing = read_trace(paths[0], paths[1])
-    except InputError as err:
-        problems += err.problems
+    from podgroup_plan.cli.guard import gather
+    from podgroup_plan.loading import load_scheduler_config
+
+    steps: list = [lambda f=f: load_scheduler_config(str(f)) if f is not None else None
+                   for f in (scheduler_config, config_b)]
+    steps += [lambda: inputs.parse_gates(feature_gates), lambda: read_trace(paths[0], paths[1])]
+    (config_a, config_b_doc, gates, read), problems = gather(*steps)
+    configs = (config_a, config_b_doc)
+    if not problems:
+        problems = gather(*[lambda c=c, f=f: inputs.build_profiles(c, gates, str(f))
+                            for c, f in zip(configs, (scheduler_config, config_b)) if c is not None])[1]
     if problems:
         raise InputError(problems)
+    cluster, timing = read
     return cluster, timing, configs[0], configs[1], gates

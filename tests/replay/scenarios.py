@@ -81,3 +81,32 @@ def write(tmp_path: Path, *docs: str, name: str = "input.yaml") -> Path:
     path = tmp_path / name
     path.write_text("---\n".join(docs))
     return path
+
+
+def job(name: str, gpus: int, arrival: int, duration: str, *, completions: int = 1, parallelism: int = 1,
+        priority: str | None = None, grace: int | None = None) -> str:
+    spec = ""
+    if priority:
+        spec += f"      priorityClassName: {priority}\n"
+    if grace is not None:
+        spec += f"      terminationGracePeriodSeconds: {grace}\n"
+    return f"""apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {name}
+  creationTimestamp: "{at(arrival)}"
+spec:
+  completions: {completions}
+  parallelism: {parallelism}
+  template:
+    metadata:
+      annotations: {{podgroup-plan.io/duration: "{duration}"}}
+    spec:
+{spec}      restartPolicy: Never
+      containers:
+      - name: c
+        image: x
+        resources:
+          requests: {{cpu: "1", nvidia.com/gpu: "{gpus}"}}
+          limits: {{nvidia.com/gpu: "{gpus}"}}
+"""

@@ -35,10 +35,14 @@ from podgroup_plan.planner import Planner
 from podgroup_plan.queue import Entity
 
 END, ARRIVAL, BACKOFF_DONE, FLUSH = 0, 1, 2, 3
+WAITING = "waiting"  # known, not arrived yet
 GPU = "nvidia.com/gpu"
-# Plugins whose failures no pod's deletion can cure (they register no AssignedPod/Delete
-# event in v1.37.0): a pod they rejected waits for the flush.
-DELETE_BLIND = frozenset({"NodeAffinity", "NodeName", "NodeUnschedulable", "TaintToleration"})
+# The plugins that register an AssignedPod/Delete event in v1.37.0 (EventsToRegister) with a
+# hint that can answer Queue. A pod that none of its rejecting plugins is among waits for the
+# flush. (Their hints look closer -- NodePorts at the ports, InterPodAffinity at the labels --
+# the replay takes any deletion as worth a retry: a retry that fails again changes no start.)
+DELETE_HINTS = frozenset({"NodeResourcesFit", "NodePorts", "InterPodAffinity", "PodTopologySpread",
+                          "VolumeRestrictions", "NodeVolumeLimits"})
 PodKey = tuple[str, str]
 
 
@@ -104,24 +108,30 @@ class Engine:
         entities: list[Entity] = self.passes.queue
         self.passes.queue = []
         for entity in entities:
+            # The Planner takes a pod that ended (it left the cluster state) for a pending one
+            # when it queues the pod's group afresh: it has run, it is not queued again.
+            entity.pods = [p for p in entity.pods if p.key not in self.runs or self.runs[p.key].start is None]
+            if not entity.pods:
+                continue
             arrivals = []
             for pod in entity.pods:
-                run = self.runs.get(pod.key) or self._run_of(pod, self.facts.arrival(pod) or self.start)
-                arrivals.append(run.arrival if trigger_time is None else trigger_time)
-                run.arrival = arrivals[-1]
+                run = self.runs.get(pod.key) or self._run_of(pod, self.facts.arrival(pod))
+                if trigger_time is not None and pod.key not in self.unit_of_pod:
+                    run.arrival = trigger_time  # created now by its controller
+                arrivals.append(run.arrival)
             unit = unit_of(entity, max(arrivals))
             old = self.units.get(unit.key)
             if old is not None:  # a group queued afresh with new pods: its counts go on
                 unit.unschedulable_count, unit.error_count = old.unschedulable_count, old.error_count
                 unit.attempts, unit.attempt_count, unit.message = old.attempts, old.attempt_count, old.message
-                unit.arrival = min(unit.arrival, old.arrival)
+                if old.where not in (DONE, WAITING):
+                    self.timeline.pending(-len(old.entity.pods), -1 if old.kind != "Pod" else 0)
                 self._leave(old)
-                self.timeline.pending(-len(old.entity.pods), -1 if old.kind != "Pod" else 0)
                 old.where = DONE
             self.units[unit.key] = unit
             for pod in entity.pods:
                 self.unit_of_pod[pod.key] = unit
-            unit.where = "waiting"
+            unit.where = WAITING
             self.push(max(unit.arrival, self.now), ARRIVAL, unit)
 
     # ----- the loop ----------------------------------------------------------------------------
@@ -167,7 +177,7 @@ class Engine:
             self._pod_ends(payload)
         elif kind == ARRIVAL:
             unit = payload
-            if unit.where == "waiting":
+            if unit.where == WAITING:
                 self.timeline.pending(len(unit.entity.pods), 1 if unit.kind != "Pod" else 0)
                 self._to_active(unit, "arrival")
         else:
@@ -209,8 +219,26 @@ class Engine:
             trigger += f" (and {len(self.deleted_now) - 1} more)"
         self.deleted_now = []
         for unit in list(self.pool.values()):
-            if not unit.failed_plugins or not unit.failed_plugins <= DELETE_BLIND:
+            if not unit.failed_plugins or unit.failed_plugins & DELETE_HINTS:
                 self._requeue(unit, trigger)
+
+    def _bindings_seen(self, bound: list[Pod]) -> None:
+        """AssignedPod/Add events: a pod in the pool moves when a rejecting plugin's hint says
+        the new pods may cure its rejection (the plugins' `requeue_after_bindings`, as the plan's
+        passes use it: inter-pod affinity, topology spread, a gang's missing members)."""
+        if not self.pool:
+            return
+        trigger = f"{bound[0].namespace}/{bound[0].name} bound" + (f" (and {len(bound) - 1} more)" if len(bound) > 1 else "")
+        for unit in list(self.pool.values()):
+            pod = unit.entity.pods[0]
+            fwk = self.planner.frameworks.get(pod.scheduler_name)
+            if fwk is None:
+                continue
+            for name in sorted(unit.failed_plugins):
+                plugin = fwk.plugin(name)
+                if plugin is not None and plugin.requeue_after_bindings(pod, lambda: bound):
+                    self._requeue(unit, trigger)
+                    break
 
     # ----- queue moves -------------------------------------------------------------------------
 
@@ -287,6 +315,8 @@ class Engine:
                 victims.append(event)
         for pod, node in bound:
             self._started(pod, node)
+        if bound:
+            self._bindings_seen([pod for pod, _ in bound])
         for event in victims:
             preemptor = True
             self._evicted(unit, event)
