@@ -10,7 +10,7 @@ from podgroup_plan.model.controllers import Controllers
 # JobSet it makes (owned by the TrainJob, of the same name).
 CONTROLLER_KINDS = {
     "jobs": "Job", "job_sets": "JobSet", "deployments": "Deployment", "replica_sets": "ReplicaSet",
-    "stateful_sets": "StatefulSet", "train_jobs": "TrainJob", "pytorch_jobs": "PyTorchJob",
+    "stateful_sets": "StatefulSet", "train_jobs": "TrainJob", "pytorch_jobs": "PyTorchJob", "tf_jobs": "TFJob",
     "leader_worker_sets": "LeaderWorkerSet", "ray_clusters": "RayCluster", "ray_jobs": "RayJob",
     "cron_jobs": "CronJob", "daemon_sets": "DaemonSet",
 }

@@ -157,6 +157,7 @@ spec:
 
 @pytest.mark.parametrize("case, nodes, workload, kind", [
     ("pytorchjob-gang", "nodes.yaml", "pytorchjob.yaml", "PyTorchJob"),
+    ("tfjob-gang-in-one-rack", "cluster.yaml", "tfjob.yaml", "TFJob"),
     ("leaderworkerset-gang", "nodes.yaml", "lws.yaml", "LeaderWorkerSet"),
     ("jobset-two-replicated-jobs", "nodes.yaml", "jobset.yaml", "JobSet"),
     ("trainjob-runtime-and-numnodes", "cluster.yaml", "trainjob.yaml", "TrainJob"),

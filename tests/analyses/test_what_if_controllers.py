@@ -43,6 +43,7 @@ def running(case: str):
 
 @pytest.mark.parametrize("case, same_names", [
     ("pytorchjob-gang", True),  # <job>-<type>-<index>: the operator makes the same name again
+    ("tfjob-gang-in-one-rack", True),  # the same library as the PyTorchJob's
     ("leaderworkerset-gang", True),  # StatefulSet pods: <sts>-<ordinal>
     ("jobset-two-replicated-jobs", False),  # Job pods: a new random suffix
     ("trainjob-runtime-and-numnodes", False),

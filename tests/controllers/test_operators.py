@@ -514,3 +514,15 @@ spec:
     ci = expand(with_gangs(load(tmp_path, PYTORCH + workload)), GATES)
     assert {p.pod_group for p in ci.pods} == {None}
     assert any("not planned as a gang: the input already has pt" in n for n in ci.expansion_notes)
+
+
+def test_every_controllers_list_has_its_kind_for_the_analyses():
+    """headroom and what-if find controller objects through analyses/controller_kinds.py: a kind
+    added to Controllers but not there would be invisible to them."""
+    from dataclasses import fields
+
+    from podgroup_plan.analyses.controller_kinds import CONTROLLER_KINDS
+    from podgroup_plan.model.controllers import Controllers
+
+    lists = {f.name for f in fields(Controllers) if f.name != "gang_all"}
+    assert set(CONTROLLER_KINDS) == lists
