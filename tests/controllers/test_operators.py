@@ -1,11 +1,15 @@
 """The operators' objects (TrainJob, PyTorchJob, TFJob, LeaderWorkerSet, RayCluster, RayJob, CronJob,
 DaemonSet): names, labels, owners and problems, derived from each operator's source
 (docs/controllers.md); the scenarios in tests/scenarios plan them."""
-import random
+import functools
+import tempfile
 import textwrap
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from podgroup_plan.config.feature_gates import FEATURE_GATES_DEFAULTS
 from podgroup_plan.controllers import expand, with_gangs
@@ -412,52 +416,6 @@ def test_daemon_set_pod_per_matching_node_pinned_with_match_fields(tmp_path):
 
 # --- determinism ---------------------------------------------------------------------------
 
-ALL = [PYTORCH, TFJOB, LWS, RAY, TRAIN + RUNTIME, CRON, DAEMON + NODES, """
-apiVersion: ray.io/v1
-kind: RayJob
-metadata: {name: rj, namespace: ray}
-spec:
-  rayClusterSpec:
-    headGroupSpec:
-      template:
-        spec: {containers: [{name: h, image: r}]}
-"""]
-
-
-def _fingerprint(ci):
-    return ([(p.namespace, p.name, tuple(sorted(p.labels.items())), p.pod_group,
-              tuple(p.owner_references), p.affinity) for p in ci.pods],
-            [(g.name, g.min_count, g.parent) for g in ci.pod_groups],
-            [c.name for c in ci.composite_pod_groups], [w.name for w in ci.workloads],
-            sorted(ci.owner_parents.items()), ci.expansion_notes)
-
-
-@pytest.mark.parametrize("gang", [False, True])
-@pytest.mark.parametrize("seed", range(6))
-def test_expansion_is_deterministic_and_independent_of_file_order(tmp_path, seed, gang):
-    """Every operator object, split over files in a random order: the same pods, names,
-    labels, groups and notes as one file in the written order, and the same twice over."""
-    docs = [textwrap.dedent(d).strip() for text in ALL for d in textwrap.dedent(text).split("\n---\n") if d.strip()]
-    base = tmp_path / "base"
-    base.mkdir()
-    (base / "all.yaml").write_text("\n---\n".join(docs) + "\n")
-
-    def run(paths):
-        ci = load_input([str(p) for p in paths])
-        return _fingerprint(expand(with_gangs(ci) if gang else ci, GATES))
-
-    expected = run([base])
-    assert run([base]) == expected
-    rng = random.Random(seed)
-    shuffled = docs[:]
-    rng.shuffle(shuffled)
-    folder = tmp_path / f"shuffled-{seed}"
-    folder.mkdir()
-    for i in range(0, len(shuffled), 2):
-        (folder / f"{rng.randrange(10**6):06d}-{i}.yaml").write_text("\n---\n".join(shuffled[i:i + 2]) + "\n")
-    assert run([folder]) == expected
-
-
 JOBSET = """
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -478,6 +436,66 @@ spec:
         template:
           spec: {restartPolicy: Never, containers: [{name: c, image: x}]}
 """
+
+
+ALL = [PYTORCH, TFJOB, JOBSET % "true", LWS, RAY, TRAIN + RUNTIME, CRON, DAEMON + NODES, """
+apiVersion: ray.io/v1
+kind: RayJob
+metadata: {name: rj, namespace: ray}
+spec:
+  rayClusterSpec:
+    headGroupSpec:
+      template:
+        spec: {containers: [{name: h, image: r}]}
+"""]
+
+
+def _fingerprint(ci):
+    return ([(p.namespace, p.name, tuple(sorted(p.labels.items())), p.pod_group,
+              tuple(p.owner_references), p.affinity) for p in ci.pods],
+            [(g.name, g.min_count, g.parent) for g in ci.pod_groups],
+            [c.name for c in ci.composite_pod_groups], [w.name for w in ci.workloads],
+            sorted(ci.owner_parents.items()), ci.expansion_notes)
+
+
+DOCS = [textwrap.dedent(d).strip() for text in ALL for d in textwrap.dedent(text).split("\n---\n") if d.strip()]
+
+
+def _expand_files(files: list[list[str]], gang: bool):
+    """The documents written as `files` (each a list of documents) in a fresh folder, loaded and
+    expanded."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, docs in enumerate(files):
+            (Path(tmp) / f"{i:03d}.yaml").write_text("\n---\n".join(docs) + "\n")
+        ci = load_input([tmp])
+        return _fingerprint(expand(with_gangs(ci) if gang else ci, GATES))
+
+
+@functools.lru_cache(maxsize=None)
+def _written_order(gang: bool):
+    return _expand_files([DOCS], gang)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=st.permutations(range(len(DOCS))), cuts=st.lists(st.integers(1, 3), min_size=len(DOCS)),
+       gang=st.booleans())
+def test_expansion_is_deterministic_and_independent_of_file_order(order, cuts, gang):
+    """Every operator object (TFJob and JobSet included), in any order, split over any number of
+    files: the same pods, names, labels, owners, groups and notes as one file in the written
+    order, with and without --gang."""
+    files, at = [], 0
+    for size in cuts:
+        if at >= len(order):
+            break
+        files.append([DOCS[i] for i in order[at:at + size]])
+        at += size
+    if at < len(order):
+        files.append([DOCS[i] for i in order[at:]])
+    assert _expand_files(files, gang) == _written_order(gang)
+
+
+def test_expansion_twice_gives_the_same_objects():
+    assert _expand_files([DOCS], True) == _expand_files([DOCS], True)
 
 
 def test_job_set_gang_is_a_pod_group_per_replicated_job_under_a_gang_composite(tmp_path):
