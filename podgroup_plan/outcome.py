@@ -13,13 +13,15 @@ import numpy as np
 
 from podgroup_plan import events as ev
 from podgroup_plan.capacity import NodeUsage
-from podgroup_plan.plugins import registry
 from podgroup_plan.config.configuration import describe_not_applied
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.config.feature_gates import FeatureGates
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.cluster_input import ClusterInput
-from podgroup_plan.model.objects import GANG, Condition, Pod, PodGroup
+from podgroup_plan.model.objects import Condition, Pod, PodGroup
+from podgroup_plan.plugins import registry
+from podgroup_plan.plugins.gang_scheduling import required_count
+from podgroup_plan.queue import snapshot_missing_message
 from podgroup_plan.result import (
     IGNORED,
     INVALID,
@@ -40,8 +42,6 @@ from podgroup_plan.result import (
     Summary,
     VictimResult,
 )
-from podgroup_plan.plugins.gang_scheduling import required_count
-from podgroup_plan.queue import snapshot_missing_message
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.journal import Journal
 
@@ -300,7 +300,8 @@ class Recorder:
             scheduled_pods=placed,
             pending_pods=pending,
             status=status,
-            conditions=tuple(ConditionResult(c.type, c.status, c.reason, c.message) for c in sorted(conditions, key=lambda c: c.type)),
+            conditions=tuple(ConditionResult(c.type, c.status, c.reason, c.message)
+                             for c in sorted(conditions, key=lambda c: c.type)),
             placements=self.group_placements.get(group.key),
         )
 
@@ -399,7 +400,7 @@ class Recorder:
         return sorted(notes)
 
 
-_HANDLERS: dict[type, Callable[[Recorder, Any], None]] = {
+_HANDLERS: dict[type, Callable[[Recorder, Any], object]] = {
     ev.PodIgnored: lambda r, e: r._ignored(e.pod),
     ev.GroupIgnored: lambda r, e: r._ignored_group(e.key),
     ev.PodsWaiting: lambda r, e: r._waiting(e.pods, e.group, e.message),

@@ -22,18 +22,19 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from podgroup_plan import events as ev
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState
+from podgroup_plan.framework.nominator import Nominator
+from podgroup_plan.framework.preemption.common import PreemptionOutcome
+from podgroup_plan.framework.preemption.context import PreemptionContext
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
+from podgroup_plan.model.hierarchy import TreeNode
 from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity
 from podgroup_plan.result import Preemptor
 from podgroup_plan.scheduling.cycle import run_root_algorithm, schedule_pod_group
 from podgroup_plan.scheduling.hierarchy import LeafMemo
-from podgroup_plan.framework.nominator import Nominator
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, GroupCycleResult, validate_pod_group
-from podgroup_plan.framework.preemption.common import PreemptionOutcome
-from podgroup_plan.framework.preemption.context import PreemptionContext
 from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.state.cluster import ClusterState
@@ -111,12 +112,14 @@ class Passes:
             for position, entity in enumerate(todo, 1):
                 tried = self._worth_retrying(entity)
                 if tried:
-                    if entity.tree is not None:
-                        cycle = self._tree_cycle
-                    else:
-                        cycle = self._single_pod_cycle if entity.group is None else self._group_cycle
                     cycles += 1
-                    if cycle(entity):
+                    if entity.tree is not None:
+                        moved = self._tree_cycle(entity, entity.tree)
+                    elif entity.group is not None:
+                        moved = self._group_cycle(entity, entity.group)
+                    else:
+                        moved = self._single_pod_cycle(entity)
+                    if moved:
                         changed = True
                         self.journal.setattr(self, "commits", self.commits + 1)
                 if entity.pods:
@@ -224,16 +227,16 @@ class Passes:
         self.emit(ev.Preempted(preemptor, tuple(evicted), tuple(spared)))
         self.journal.setattr(self, "evictions_version", self.clock())
 
-    def _group_cycle(self, entity: Entity) -> bool:
+    def _group_cycle(self, entity: Entity, group: PodGroup) -> bool:
         if self.tracer is None:
-            return self._run_group_cycle(entity)
-        self.tracer.scope = f"PodGroup {entity.group.namespace}/{entity.group.name}"
+            return self._run_group_cycle(entity, group)
+        self.tracer.scope = f"PodGroup {group.namespace}/{group.name}"
         try:
-            return self._run_group_cycle(entity)
+            return self._run_group_cycle(entity, group)
         finally:
             self.tracer.scope = "pod"
 
-    def _run_group_cycle(self, entity: Entity) -> bool:
+    def _run_group_cycle(self, entity: Entity, group: PodGroup) -> bool:
         """The group's cycles, as many as kube-scheduler runs back to back. After a successful
         cycle that left pods unscheduled, AddAttemptedPodGroupIfNeeded (v1.37.0,
         backend/queue/scheduling_queue.go) puts the group -- with just those pods, gathered from
@@ -245,14 +248,14 @@ class Passes:
         preempt. Each successful cycle binds at least one pod, so the loop ends."""
         changed = False
         while True:
-            succeeded, moved = self._group_cycle_once(entity)
+            succeeded, moved = self._group_cycle_once(entity, group)
             changed |= moved
             if not (succeeded and entity.pods):
                 return changed
 
-    def _group_cycle_once(self, entity: Entity) -> tuple[bool, bool]:
+    def _group_cycle_once(self, entity: Entity, group: PodGroup) -> tuple[bool, bool]:
         """One group cycle: (did it succeed, did it bind or evict anything)."""
-        group, emit = entity.group, self.emit
+        emit = self.emit
         placed = self._placed_members(group)
         error = validate_pod_group(group, entity.pods, placed, self.frameworks, self.preemption_policy_gate)
         if error is not None:
@@ -286,7 +289,7 @@ class Passes:
         self._failed(entity, _plugins_of(result))
         outcome = self.post_filter(fwk, group, entity.pods, result.status,
                                    lambda: self._rerun(fwk, group, entity.pods))
-        self._group_failed(entity, result, outcome)
+        self._group_failed(group, result, outcome)
         evicted = self.act_on_preemption(outcome, Preemptor("PodGroup", group.namespace, group.name),
                                          entity.pods[0].scheduler_name)
         return False, evicted
@@ -318,16 +321,16 @@ class Passes:
         self._evict(outcome, preemptor, scheduler_name, "podgroup")
         return True
 
-    def _tree_cycle(self, entity: Entity) -> bool:
+    def _tree_cycle(self, entity: Entity, tree: TreeNode) -> bool:
         """A root CompositePodGroup's cycle (scheduling/tree_cycle.py)."""
         if self.tracer is not None:
-            self.tracer.scope = f"CompositePodGroup {entity.tree.group.namespace}/{entity.tree.group.name}"
+            self.tracer.scope = f"CompositePodGroup {tree.group.namespace}/{tree.group.name}"
         try:
             # Like a PodGroup's (`_run_group_cycle`): a root that succeeded with pods left over
             # is requeued at once and runs again for them (AddAttemptedPodGroupIfNeeded).
             changed = False
             while True:
-                cycle = TreeCycle(self, entity)
+                cycle = TreeCycle(self, entity, tree)
                 changed |= cycle.run()
                 if not (cycle.succeeded and entity.pods):
                     return changed
@@ -347,10 +350,10 @@ class Passes:
             if self.tracer is not None:
                 self.tracer.rerun = False
 
-    def _group_failed(self, entity: Entity, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
+    def _group_failed(self, group: PodGroup, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
         """Record a failed group cycle the way submitPodGroupAlgorithmResult reports it, with the
         post filter's outcome folded in (applyPodGroupPostFilterResult)."""
-        group, emit = entity.group, self.emit
+        emit = self.emit
         if outcome is not None and outcome.status.code == Code.ERROR:
             result.status = outcome.status  # an error replaces the group result
             outcome = None
@@ -365,7 +368,7 @@ class Passes:
         if outcome is not None:
             status = replace(status, reasons=status.reasons + (outcome.status.message,))
         waiting = outcome is not None and outcome.status.is_success()
-        nominated = {p.key: n for p, n in outcome.nominations} if waiting else {}
+        nominated = {p.key: n for p, n in outcome.nominations} if outcome is not None and waiting else {}
         for pod, pr in result.pod_results:
             if pr is None or pr.node is None:
                 # never evaluated (the copy taken before the append) or its own FitError

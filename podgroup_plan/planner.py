@@ -27,25 +27,25 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from podgroup_plan.config.configuration import Configuration, resolve_configuration
 from podgroup_plan.config.defaults import gate_enabled
+from podgroup_plan.framework.columns import cluster_reads_columns_only
 from podgroup_plan.framework.interface import Handle
+from podgroup_plan.framework.nominator import seed
+from podgroup_plan.framework.preemption.context import PreemptionContext
+from podgroup_plan.framework.preemption.victims import Budgets
+from podgroup_plan.framework.preemption.victims import Hierarchy as PreemptionHierarchy
 from podgroup_plan.framework.runtime import Framework
-from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
 from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, Workload
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.passes import JournaledNominator, Passes, ProgressFn
 from podgroup_plan.plugins import registry
 from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult
-from podgroup_plan.framework.columns import cluster_reads_columns_only
-from podgroup_plan.framework.nominator import seed
-from podgroup_plan.framework.preemption.context import PreemptionContext
-from podgroup_plan.framework.preemption.victims import Budgets
-from podgroup_plan.framework.preemption.victims import Hierarchy as PreemptionHierarchy
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.journal import Journal
 
@@ -359,11 +359,12 @@ def _merged(cluster: ClusterInput, fragment: ClusterInput) -> ClusterInput:
         if controllers is None:
             controllers = fragment.controllers
         else:
-            # the lists of objects are joined; a flag (`gang_all`, --gang) holds when either says so
-            controllers = replace(controllers, **{
-                f.name: union(f.name, ours, theirs) if isinstance(ours, tuple) else (ours or theirs)
-                for f in fields(controllers)
-                for ours, theirs in [(getattr(controllers, f.name), getattr(fragment.controllers, f.name))]})
+            theirs = fragment.controllers
+            kinds: dict[str, Any] = {
+                f.name: union(f.name, getattr(controllers, f.name), getattr(theirs, f.name))
+                for f in fields(controllers) if f.name != "gang_all"}
+            # `--gang` (with_gangs) asked for by either side holds for both
+            controllers = replace(controllers, **kinds, gang_all=controllers.gang_all or theirs.gang_all)
     namespaces = dict(cluster.namespaces)
     for name, labels in fragment.namespaces.items():
         namespaces.setdefault(name, labels)

@@ -20,13 +20,13 @@ from typing import Mapping
 from podgroup_plan import events as ev
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import PodGroupGate
+from podgroup_plan.framework.interface import default_queue_key as priority_queue_key
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Status
-from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.hierarchy import Hierarchy, TreeNode
 from podgroup_plan.model.objects import Pod, PodGroup
 from podgroup_plan.plugins.gang_scheduling import missing_group_message
-from podgroup_plan.framework.interface import default_queue_key as priority_queue_key
 
 
 @dataclass(slots=True)
@@ -227,7 +227,7 @@ def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, F
         if any(p.name == "GangScheduling" for p in fwk.pre_enqueue) and not _tree_ready(root, known):
             message = tree_quorum_message(root)
             for leaf in root.leaves():
-                if leaf.key in leaves:
+                if leaf.key in leaves and isinstance(leaf.group, PodGroup):  # (a leaf's group is one)
                     emit(ev.PodsWaiting(tuple(sorted(leaves[leaf.key], key=pod_order)), leaf.group, message))
             emit(ev.TreeWaiting(root, message))
             continue

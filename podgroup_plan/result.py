@@ -131,7 +131,7 @@ class PlacementResults(Sequence[PlacementResult]):
     def __len__(self) -> int:
         return len(self.names)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -204,7 +204,7 @@ class CompositePodGroupResult:
     status: str
     message: str | None = None
     # None: the placement algorithm did not run for it; () : it ran, no candidate.
-    placements: tuple[PlacementResult, ...] | None = None
+    placements: Sequence[PlacementResult] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -353,6 +353,7 @@ class PlanResult:
             self.summary.pod_groups_unschedulable == 0 and self.summary.pod_groups_waiting == 0
 
     def to_dict(self) -> dict[str, Any]:
+        capacity = self.capacity  # None when the plan kept no usage
         doc = {
             "apiVersion": API_VERSION,
             "kind": "PlanResult",
@@ -364,7 +365,7 @@ class PlanResult:
             "compositePodGroups": [c.to_dict() for c in self.composite_pod_groups],
             "victims": [v.to_dict() for v in self.victims],
             "notes": list(self.notes),
-            **({} if self.usage is None else {"capacity": self.capacity.to_dict()}),
+            **({} if capacity is None else {"capacity": capacity.to_dict()}),
         }
         if self.unplanned:  # only then: every other result keeps its bytes
             doc["unplanned"] = [{"kind": k, "namespace": ns, "name": n} for k, ns, n in self.unplanned]

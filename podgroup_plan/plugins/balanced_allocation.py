@@ -189,15 +189,14 @@ class NodeResourcesBalancedAllocation(PreScorePlugin, ScorePlugin):
         if len(amounts) == 2:
             # allocatable converted to float64 once per state, not per pod (the same float64
             # values the division would convert them to)
-            floats = [float_allocatable(state, state.resource_index[self._resources[i].name]) for i, _, _ in amounts]
-            if floats[0] is not None and floats[1] is not None:
+            f0, f1 = (float_allocatable(state, state.resource_index[self._resources[i].name]) for i, _, _ in amounts)
+            if f0 is not None and f1 is not None:
                 if feasible is not state.all_nodes:
-                    floats = [f.take(feasible) for f in floats]
-                with_pod = _balance_two(requested, floats, positive=True)
+                    f0, f1 = f0.take(feasible), f1.take(feasible)
+                with_pod = _balance_two(requested, (f0, f1), positive=True)
         if with_pod is None:
-            if lean:
-                amounts = with_allocatable(state, feasible, self._resources, amounts)
-            with_pod = balance_score(requested, [alloc for _, alloc, _ in amounts])
+            full = with_allocatable(state, feasible, self._resources, amounts)
+            with_pod = balance_score(requested, [alloc for _, alloc, _ in full])
         without_pod = state.rows_of(state.column(key, without), feasible)
         # Both balances lie in [50, 100] (a standard deviation of fractions in [0, 1] is at
         # most 0.5), so the numerator is never negative and floor division is Go's division.

@@ -179,9 +179,9 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         alike) and kept in the entry, so that id cannot be reused meanwhile; the labels join
         the key only when a term merges them in (matchLabelKeys, mismatchLabelKeys)."""
         if cs is not None:
-            found = cs.read(SHAPE_KEY)
-            if found is not None and found[0] is state:  # a shape holds this state's ledgers
-                return found[1]
+            kept = cs.read(SHAPE_KEY)
+            if kept is not None and kept[0] is state:  # a shape holds this state's ledgers
+                return kept[1]
             shape = self._shape(pod, state)
             cs.write(SHAPE_KEY, [state, shape, {}, None])
             return shape
@@ -198,11 +198,11 @@ class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             memo.put(key, found, 64)
         if not found[1]:
             return found[2]
-        key = (self._id, pod.namespace, id(a), tuple(sorted(pod.labels.items())))
-        merged = memo.get(key)
+        labelled_key = (self._id, pod.namespace, id(a), tuple(sorted(pod.labels.items())))
+        merged = memo.get(labelled_key)
         if merged is None or merged[0] is not a:
             merged = (a, self._new_shape(pod))
-            memo.put(key, merged, 64)
+            memo.put(labelled_key, merged, 64)
         return merged[1]
 
     @staticmethod

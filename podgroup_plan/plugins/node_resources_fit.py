@@ -45,7 +45,7 @@ feasible nodes (score), with one row per resource; nothing loops over nodes in P
 """
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -184,10 +184,28 @@ def pod_score_requests(pod: Pod, resources: Sequence[ResourceSpec], use_requeste
     return out
 
 
+# (resource position, allocatable, requested) per scored resource, over some nodes
+Amounts = list[tuple[int, np.ndarray, np.ndarray]]
+
+
+@overload
+def node_score_amounts(
+    state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool,
+    allocatable: Literal[True] = True,
+) -> Amounts: ...
+
+
+@overload
+def node_score_amounts(
+    state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool,
+    allocatable: bool,
+) -> list[tuple[int, np.ndarray | None, np.ndarray]]: ...
+
+
 def node_score_amounts(
     state, feasible: np.ndarray, resources: Sequence[ResourceSpec], pod_requests: np.ndarray, use_requested: bool,
     allocatable: bool = True,
-) -> list[tuple[int, np.ndarray | None, np.ndarray]]:
+) -> list[Any]:
     """calculateResourceAllocatableRequest for every configured resource over `feasible`:
     a list of (resource position, allocatable, requested on the node without the pod) for the
     resources that take part. Left out, as upstream's (0, 0) entries: a scalar resource the
@@ -217,10 +235,14 @@ def node_score_amounts(
     return out
 
 
-def with_allocatable(state, feasible: np.ndarray, resources: Sequence[ResourceSpec], amounts) -> list:
-    """`amounts` from node_score_amounts(allocatable=False) with their allocatable added."""
-    return [(i, state.rows_of(state.allocatable[state.resource_index[resources[i].name]], feasible), used)
-            for i, _, used in amounts]
+def with_allocatable(
+    state, feasible: np.ndarray, resources: Sequence[ResourceSpec],
+    amounts: Sequence[tuple[int, np.ndarray | None, np.ndarray]],
+) -> Amounts:
+    """`amounts` with the allocatable node_score_amounts(allocatable=False) left out added."""
+    return [(i, alloc if alloc is not None else
+             state.rows_of(state.allocatable[state.resource_index[resources[i].name]], feasible), used)
+            for i, alloc, used in amounts]
 
 
 def _weights(resources: Sequence[ResourceSpec]) -> list[int]:
@@ -228,7 +250,7 @@ def _weights(resources: Sequence[ResourceSpec]) -> list[int]:
     return [int(spec.weight or 1) for spec in resources]
 
 
-def _weighted_mean(terms: list[tuple[np.ndarray, np.ndarray | None, int]], m: int) -> np.ndarray:
+def _weighted_mean(terms: Sequence[tuple[np.ndarray, np.ndarray | None, int]], m: int) -> np.ndarray:
     """Σ w·s / Σ w (integer division) over the resources with allocatable > 0 per node.
     `valid` None means every node has allocatable of that resource (the common case)."""
     if all(valid is None for _, valid, _ in terms):
@@ -242,15 +264,15 @@ def _weighted_mean(terms: list[tuple[np.ndarray, np.ndarray | None, int]], m: in
             total += per * w if w != 1 else per
         return _div_by_weight_sum(total, wsum) if wsum > 0 else total
     total = np.zeros(m, dtype=np.int64)
-    wsum = np.zeros(m, dtype=np.int64)
+    wsums = np.zeros(m, dtype=np.int64)  # per node: the weights of its resources with allocatable
     for per, valid, w in terms:
         if valid is None:
             total += per * w
-            wsum += w
+            wsums += w
         else:
             total += per * valid * w
-            wsum += valid * w
-    return np.where(wsum > 0, total // np.maximum(wsum, 1), 0)
+            wsums += valid * w
+    return np.where(wsums > 0, total // np.maximum(wsums, 1), 0)
 
 
 def _per_resource(alloc: np.ndarray, numerator: np.ndarray, nonneg: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
@@ -473,14 +495,14 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
             scores = least_allocated_float(state, feasible, self._resources, amounts, pod_req, self._weights)
             if scores is not None:
                 return scores
-            amounts = with_allocatable(state, feasible, self._resources, amounts)
+        full = with_allocatable(state, feasible, self._resources, amounts)
         if self._strategy == LEAST_ALLOCATED:
-            return least_allocated(amounts, pod_req, self._weights, m)
+            return least_allocated(full, pod_req, self._weights, m)
         if self._strategy == MOST_ALLOCATED:
-            return most_allocated(amounts, pod_req, self._weights, m)
+            return most_allocated(full, pod_req, self._weights, m)
         if not self._shape:
             return np.zeros(m, dtype=np.int64)
-        return requested_to_capacity_ratio(amounts, pod_req, self._weights, m, self._shape)
+        return requested_to_capacity_ratio(full, pod_req, self._weights, m, self._shape)
 
     # ----- PlacementScore -----------------------------------------------------------------
 

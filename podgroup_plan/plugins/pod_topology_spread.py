@@ -180,11 +180,11 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                 memo.put(key, found, 64)
             if not found[1]:
                 return found[2]
-            key = (id(own), action, tuple(sorted(pod.labels.items())))
-            merged = memo.get(key)
+            labelled_key = (id(own), action, tuple(sorted(pod.labels.items())))
+            merged = memo.get(labelled_key)
             if merged is None or merged[0] is not own:
                 merged = (own, self._filter_constraints(own, pod.labels, action))
-                memo.put(key, merged, 64)
+                memo.put(labelled_key, merged, 64)
             return merged[1]
         if action not in self._default_actions:
             return ()
@@ -193,13 +193,13 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             return ()
         # Default constraints have no selector of their own to merge labels into: the result
         # depends on the action and the default selector only (one tuple per pair, as above).
-        key = ("default", action, selector)
-        found = self._constraints_memo.get(key)
-        if found is None:
+        default_key = ("default", action, selector)
+        defaults = self._constraints_memo.get(default_key)
+        if defaults is None:
             out = self._filter_constraints(self._defaults, pod.labels, action)
-            found = tuple(replace(c, selector=selector) for c in out)
-            self._constraints_memo.put(key, found, 64)
-        return found
+            defaults = tuple(replace(c, selector=selector) for c in out)
+            self._constraints_memo.put(default_key, defaults, 64)
+        return defaults
 
     def _filter_constraints(
         self, constraints: Iterable[TopologySpreadConstraint], labels: Mapping[str, str], action: str
@@ -247,9 +247,8 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
                     extra = tuple(
                         LabelSelectorRequirement(k, "In", (v,)) for k, v in found.match_labels
                     ) + found.match_expressions
-        result: LabelSelector | None = LabelSelector(tuple(sorted(label_set.items())), extra)
-        if result.is_empty:
-            result = None
+        selector = LabelSelector(tuple(sorted(label_set.items())), extra)
+        result = None if selector.is_empty else selector
         self._default_selector_memo.put(memo_key, result)
         return result
 
@@ -282,7 +281,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         a key naming that node set (static: it depends on the node table and the pod only)."""
         keys = tuple(c.topology_key for c in constraints) if require_all else None
         memo = state.memo(_ELIGIBLE_MEMO)
-        out = []
+        out: list[tuple[np.ndarray, tuple]] = []
         for c in constraints:
             aff_key = ((tuple(sorted(pod.node_selector.items())),
                         pod.affinity.node_required if pod.affinity is not None else None)
@@ -360,7 +359,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         return state.memo(_ELIGIBLE_MEMO).get(("filled", key), compute)
 
     def _counts(self, state: "ClusterState", pod: Pod, selector: LabelSelector | None) -> np.ndarray | None:
-        if _selector_counts_nothing(selector):
+        if selector is None or _selector_counts_nothing(selector):
             return None
         return pod_match_counts(state, ((frozenset((pod.namespace,)), None, selector),))
 
@@ -467,7 +466,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         # Constraints are checked in order and the first failure decides the node's status:
         # per domain 0 (fits), 1 (skew too large), and 2 in the extra slot of the nodes without
         # the label, gathered through the nodes' domain codes.
-        status = None
+        status: np.ndarray | None = None
         for c in counts:
             size = len(c.sums)
             verdicts = np.empty(size + 1, dtype=np.int8)
@@ -475,6 +474,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             verdicts[size] = 2
             node = verdicts[state.rows_of(c.filled, view)]
             status = node if status is None else np.where(status == 0, node, status)
+        assert status is not None, "called with the counts of at least one constraint"
         missing = status == 2
         skewed = status == 1
         failures = []
@@ -541,6 +541,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
             else:
                 # A node without the label counts in the "" domain (only possible without
                 # require_all); a node labelled "" shares it.
+                assert part.bucket is not None, "a part of a key other than the hostname has its domains"
                 domain_seen = np.zeros(part.size, dtype=bool)
                 domain_seen[part.bucket[scored]] = True
                 weight = go_log(float(int(domain_seen.sum()) + 2))
@@ -562,11 +563,13 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     def score(self, cs: CycleState, pod: Pod, state: "ClusterState", feasible: np.ndarray) -> np.ndarray:
         pre = cs.read(PRE_SCORE_KEY)
-        if pre is None or pre.raw is None or len(pre.raw) != len(feasible):
+        raw = pre.raw if pre is not None else None
+        if raw is None or len(raw) != len(feasible):
             if self.pre_score(cs, pod, state, feasible).is_skip():
                 return np.zeros(len(feasible), dtype=np.int64)
-            pre = cs[PRE_SCORE_KEY]
-        return pre.raw.copy()
+            raw = cs[PRE_SCORE_KEY].raw
+            assert raw is not None, "PreScore that does not skip leaves the raw scores"
+        return raw.copy()
 
     def normalize(self, cs: CycleState, pod: Pod, scores: np.ndarray) -> np.ndarray:
         pre = cs.read(PRE_SCORE_KEY)

@@ -10,14 +10,14 @@ every pod, and the whole group is kept or rolled back at once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from podgroup_plan.framework.interface import Group, PlacementProgress
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, Pod, PodGroup
+from podgroup_plan.model.objects import PREEMPT_LOWER_PRIORITY, CompositePodGroup, Pod, PodGroup
 from podgroup_plan.scheduling.schedule_one import PodScheduleResult, schedule_pod
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.group_members import scheduled_count as group_scheduled_count
@@ -72,11 +72,12 @@ class GroupCycleResult:
 
 
 def validate_pod_group(
-    group: PodGroup, queued: Sequence[Pod], scheduled: Sequence[Pod], frameworks: dict[str, Framework],
-    preemption_policy_gate: bool = True,
+    group: PodGroup | CompositePodGroup, queued: Sequence[Pod], scheduled: Sequence[Pod],
+    frameworks: Mapping[str, Framework], preemption_policy_gate: bool = True,
 ) -> str | None:
-    """validatePodGroup: the error text, or None when the group may be scheduled. Checks the
-    queued pods then the already scheduled ones, stopping at the first mismatch."""
+    """validatePodGroup: the error text, or None when the group (a PodGroup, or the root
+    CompositePodGroup of a tree) may be scheduled. Checks the queued pods then the already
+    scheduled ones, stopping at the first mismatch."""
     scheduler_name = queued[0].scheduler_name if queued else ""
     group_priority = group.priority if group.priority is not None else (queued[0].priority if queued else 0)
     # With the gate every pod must match the group's policy; without it, the first pod's.

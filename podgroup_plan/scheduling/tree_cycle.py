@@ -18,17 +18,18 @@ from dataclasses import replace
 
 from podgroup_plan import events as ev
 from podgroup_plan.framework.status import Code, Status
-from podgroup_plan.model.objects import Pod
+from podgroup_plan.model.hierarchy import TreeNode
+from podgroup_plan.model.objects import Pod, PodGroup
 from podgroup_plan.result import Preemptor
 from podgroup_plan.scheduling.hierarchy import NodeResult, all_results, leaf_pod_results, run_tree_algorithm
 from podgroup_plan.scheduling.pod_group import POD_GROUP_IS_UNSCHEDULABLE, validate_pod_group
 
 
 class TreeCycle:
-    def __init__(self, passes, entity):
+    def __init__(self, passes, entity, root: TreeNode):
         self.passes = passes
         self.entity = entity
-        self.root = entity.tree
+        self.root = root  # entity.tree
         self.emit: ev.Emit = passes.emit
         self.state = passes.state
         # the root's status was Success (the plan then runs the tree again for pods left over)
@@ -50,7 +51,7 @@ class TreeCycle:
             for pod in entity.pods:
                 emit(ev.PodFailed(pod, "SchedulerError", error))
             for leaf in leaves:
-                emit(ev.GroupCycleEnded(leaf.group, "SchedulerError", error))
+                emit(ev.GroupCycleEnded(_pod_group(leaf), "SchedulerError", error))
             for node in self.root.walk():
                 if not node.is_leaf:
                     emit(ev.CompositeCycleEnded(node.group, False, error, None, None))
@@ -87,11 +88,11 @@ class TreeCycle:
         passes, emit = self.passes, self.emit
         bound = set()
         for r in all_results(result):
-            if not r.node.is_leaf:
-                emit(ev.CompositeCycleEnded(r.node.group, r.status.is_success(), r.status.message,
+            leaf = r.node.group
+            if not isinstance(leaf, PodGroup):  # a CompositePodGroup (`TreeNode.is_leaf`)
+                emit(ev.CompositeCycleEnded(leaf, r.status.is_success(), r.status.message,
                                             r.trials, r.placement if r.status.is_success() else None))
                 continue
-            leaf = r.node.group
             pods = queued.get(leaf.key, [])
             if r.trials is not None:
                 emit(ev.PlacementsTried(leaf, r.trials, r.placement if r.status.is_success() else None,
@@ -138,10 +139,10 @@ class TreeCycle:
         waiting = outcome is not None and outcome.status.is_success()
         nominated = {p.key: n for p, n in outcome.nominations} if waiting else {}
         for r in results:
-            if not r.node.is_leaf:
-                emit(ev.CompositeCycleEnded(r.node.group, False, r.status.message, r.trials, None))
-                continue
             leaf = r.node.group
+            if not isinstance(leaf, PodGroup):  # a CompositePodGroup (`TreeNode.is_leaf`)
+                emit(ev.CompositeCycleEnded(leaf, False, r.status.message, r.trials, None))
+                continue
             if r.trials is not None:
                 emit(ev.PlacementsTried(leaf, r.trials, None, False))
             lr = leaf_pod_results(r, queued.get(leaf.key, []))
@@ -158,6 +159,12 @@ class TreeCycle:
                     pod, fitted=pr is not None and pr.node is not None, error=error,
                     node=nominated.get(pod.key))))
             emit(ev.GroupCycleEnded(leaf, "SchedulerError" if error else "Unschedulable", r.status.message))
+
+
+def _pod_group(leaf: TreeNode) -> PodGroup:
+    group = leaf.group
+    assert isinstance(group, PodGroup), "a tree's leaves are PodGroups (TreeNode.is_leaf)"
+    return group
 
 
 def _plugins_of(result: NodeResult) -> set[str]:

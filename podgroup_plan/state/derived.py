@@ -35,7 +35,7 @@ input's objects).
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Callable, Generic, Hashable, Iterator, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterator, TypeVar, overload
 
 import numpy as np
 
@@ -78,9 +78,17 @@ class Memo:
         self._entries: OrderedDict[Hashable, list] = OrderedDict()  # key -> [value, bytes]
         self._bytes = 0
 
-    def get(self, key: Hashable, compute: Callable[[], T] | None = None) -> T | None:
+    @overload
+    def get(self, key: Hashable) -> Any: ...
+
+    @overload
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T: ...
+
+    def get(self, key: Hashable, compute: Callable[[], T] | None = None) -> Any:
         """The result for `key` (marked recently used); computed by `compute` and kept when
-        missing, or None without `compute`."""
+        missing, or None without `compute`. With `compute` the result is what `compute`
+        returns (a key always maps to what its one `compute` makes); without it the entry is
+        whatever was put (a memo holds values of many types), or None."""
         found = self._entries.get(key)
         if found is not None:
             self._entries.move_to_end(key)

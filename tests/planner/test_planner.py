@@ -154,6 +154,20 @@ def test_submit_a_job_expands_it_as_the_input_would():
     assert _json(planner.run()) == _json(plan(whole))
 
 
+def test_submit_a_job_to_an_input_that_has_controllers_too():
+    """The fragment's controllers join the input's, kind by kind (`--gang` from either side);
+    the run's bool `gang_all` is no list of objects to merge (it raised TypeError)."""
+    whole = load_input([str(SCENARIOS / "job-gang-fits" / "manifests")])
+    (job,) = whole.controllers.jobs
+    other = replace(job, name=job.name + "-again", uid="")
+    planner = Planner(whole)
+    planner.plan()
+    added = planner.submit(ClusterInput(controllers=replace(whole.controllers, jobs=(other,))))
+    assert added and all(p.name.startswith(other.name + "-") for p in added)
+    both = replace(whole, controllers=replace(whole.controllers, jobs=(job, other)))
+    assert _json(planner.run()) == _json(plan(both))
+
+
 def test_derive_reuses_the_configuration():
     cluster = load_input(DEMO)
     config = yaml.safe_load((ROOT / "fixtures" / "scheduler-config" / "most-allocated.yaml").read_text())

@@ -27,6 +27,7 @@ then cannot change its verdict on another); otherwise each gets SelectVictimsOnN
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -40,6 +41,21 @@ from podgroup_plan.model.objects import Pod
 from podgroup_plan.state.cluster import ClusterState
 
 RESOURCES_FIT = "NodeResourcesFit"
+
+
+class FitRequest(Protocol):
+    """What NodeResourcesFit's PreFilter asks for: the state's resource rows it checks and the
+    pod's amount of each."""
+
+    rows: Sequence[int]
+    amounts: Sequence[int]
+
+
+@runtime_checkable
+class ResourceFit(Protocol):
+    """The part of NodeResourcesFit the screen reads (the framework knows no plugin class)."""
+
+    def fit_request(self, pod: Pod, state: ClusterState) -> FitRequest: ...
 # Off: every candidate node gets SelectVictimsOnNode (the equivalence tests compare both ways).
 ENABLED = True
 
@@ -65,7 +81,7 @@ def screen(fwk: Framework, ctx: PreemptionContext, pod: Pod, state: ClusterState
         return Screen(nodes, ~none, none)
     fit = fwk.plugin(RESOURCES_FIT) if any(p.name == RESOURCES_FIT for p in fwk.filter) else None
     # fit_request first: it may add a resource row to the state that the sums then include
-    req = fit.fit_request(pod, state) if fit is not None else None
+    req = fit.fit_request(pod, state) if isinstance(fit, ResourceFit) else None
     requested, _, count, _ = usage.below(pod.priority)
     freed = count[nodes]
     no_victims = freed == 0

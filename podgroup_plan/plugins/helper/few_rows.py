@@ -11,6 +11,8 @@ fractions from the same float64 operands in the same order, the same truncation 
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from podgroup_plan.framework.interface import MAX_NODE_SCORE
@@ -19,7 +21,7 @@ from podgroup_plan.framework.interface import MAX_NODE_SCORE
 FEW = 8
 
 
-def balance_two(requested: tuple[np.ndarray, np.ndarray], allocatable: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def balance_two(requested: Sequence[np.ndarray], allocatable: Sequence[np.ndarray]) -> np.ndarray:
     """balance_score for two resources: int64((1 - |f1 - f2| / 2) * 100) with f = min(req / alloc,
     1) in float64, and a standard deviation of 0 where either allocatable is not positive."""
     return np.array(balances(requested[0].tolist(), requested[1].tolist(),
