@@ -113,13 +113,7 @@ class Passes:
                 tried = self._worth_retrying(entity)
                 if tried:
                     cycles += 1
-                    if entity.tree is not None:
-                        moved = self._tree_cycle(entity, entity.tree)
-                    elif entity.group is not None:
-                        moved = self._group_cycle(entity, entity.group)
-                    else:
-                        moved = self._single_pod_cycle(entity)
-                    if moved:
+                    if self.attempt(entity):
                         changed = True
                         self.journal.setattr(self, "commits", self.commits + 1)
                 if entity.pods:
@@ -139,8 +133,10 @@ class Passes:
         analysis that keeps its own queue, such as `replay`): its cycle, as `run` gives it. True
         when it bound or evicted something."""
         if entity.tree is not None:
-            return self._tree_cycle(entity)
-        return self._single_pod_cycle(entity) if entity.group is None else self._group_cycle(entity)
+            return self._tree_cycle(entity, entity.tree)
+        if entity.group is not None:
+            return self._group_cycle(entity, entity.group)
+        return self._single_pod_cycle(entity)
 
     def _worth_retrying(self, entity: Entity) -> bool:
         if entity.failed_at_version is None:
