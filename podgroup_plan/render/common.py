@@ -7,7 +7,7 @@ group what the plan reported.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping
+from typing import Callable, Hashable, Mapping, Sequence, TypeVar
 
 from podgroup_plan.result import (
     IGNORED,
@@ -23,6 +23,9 @@ from podgroup_plan.result import (
 _OTHER_STATUSES = ("Unschedulable", "Waiting", "Invalid", "Preempted", "Ignored", "Suspended")
 
 DASH = "—"
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 
 def ref(namespace: str, name: str) -> str:
@@ -319,3 +322,102 @@ def owner_counts(pods: list[PodResult]) -> str:
     statuses = Counter(p.status for p in pods if p.status != SCHEDULED)
     text = f"{sum(p.status == SCHEDULED for p in pods)} of {plural(len(pods), 'pod')} scheduled"
     return text + "".join(f", {n} {s}" for s, n in sorted(statuses.items()))
+
+
+# --- names a person knows (the owner), and identical rows folded ---------------------------------
+
+class Labels:
+    """How the human-readable outputs name objects: by the object a user wrote where there is one
+    (`Job research/giant-pretrain`, not `research/giant-pretrain-7c1d…-pgt-0-5c5cf67795`). The
+    generated names stay in the JSON result and in `--pods all`.
+
+    A PodGroup is named by its owner when the owner has no other PodGroup (a JobSet's groups keep
+    `JobSet ns/name · group` with their own name); a pod by its owner only where pods are counted
+    together (`fold`)."""
+
+    def __init__(self, result: PlanResult):
+        self.result = result
+        self._groups: dict[tuple[str, str], str] = {}
+        owners: dict[str, list[tuple[str, str]]] = {}
+        for g in result.pod_groups:
+            owner = owner_of_group(result, g)
+            if owner is not None:
+                owners.setdefault(owner, []).append((g.namespace, g.name))
+        for owner, keys in owners.items():
+            for key in keys:
+                self._groups[key] = owner if len(keys) == 1 else f"{owner} · {key[1]}"
+        self._pod_owner: dict[tuple[str, str], str | None] = {}
+
+    def group(self, namespace: str, name: str) -> str:
+        """`Job ns/train` for a Job's only PodGroup, else `ns/name`."""
+        return self._groups.get((namespace, name)) or ref(namespace, name)
+
+    def group_name(self, namespace: str, name: str | None) -> str | None:
+        """A pod's `podGroup` cell: the group's label without the namespace the pod row shows,
+        or the group's own name when the owner names it."""
+        if name is None:
+            return None
+        label = self._groups.get((namespace, name))
+        return label if label is not None else name
+
+    def pod_owner(self, pod: PodResult) -> str | None:
+        key = (pod.namespace, pod.name)
+        if key not in self._pod_owner:
+            self._pod_owner[key] = owner_of_pod(self.result, pod)
+        return self._pod_owner[key]
+
+    def preemptor(self, kind: str, namespace: str, name: str) -> str:
+        """What evicted a pod: `Job ns/train` for a Job's gang, else `KIND ns/name`."""
+        if kind == "PodGroup" and (namespace, name) in self._groups:
+            return self._groups[(namespace, name)]
+        return f"{kind} {ref(namespace, name)}"
+
+
+def fold(items: Sequence[T], key: Callable[[T], K]) -> list[tuple[K, list[T]]]:
+    """`items` with equal `key(item)` taken together, in the order of each key's first item: a
+    gang's 40 pods that share every column become one row."""
+    out: dict[K, list[T]] = {}
+    for item in items:
+        out.setdefault(key(item), []).append(item)
+    return list(out.items())
+
+
+def pods_label(labels: Labels, pods: list[PodResult]) -> str:
+    """The first cell of a folded row: the pod itself, or `Job ns/train (40 pods)` for several
+    pods of one owner, or `40 pods: ns/a, ns/b, … +38 more` for pods with no common owner."""
+    if len(pods) == 1:
+        return ref(pods[0].namespace, pods[0].name)
+    owner = labels.pod_owner(pods[0])
+    if owner is not None and all(labels.pod_owner(p) == owner for p in pods):
+        return f"{owner} ({len(pods)} pods)"
+    return f"{len(pods)} pods: " + name_list([ref(p.namespace, p.name) for p in pods])
+
+
+def nodes_cell(nodes: list[str | None]) -> str | None:
+    """A folded row's node: the node its pods share, else `6 nodes`."""
+    distinct = {n for n in nodes if n}
+    if len(distinct) <= 1:
+        return next(iter(distinct), None)
+    return f"{len(distinct)} nodes"
+
+
+def name_list(names: list[str], limit: int = 3) -> str:
+    """`a, b, c`, or past `limit + 1` names `a, b, c, … +37 more`."""
+    if len(names) <= limit + 1:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", … +{len(names) - limit} more"
+
+
+def pods_by_owner_text(labels: Labels, pods: list[PodResult]) -> str:
+    """Pods named by owner where they have one (`Job ns/train: 33 pods`), else by name."""
+    parts: list[str] = []
+    loose: list[str] = []
+    for owner, mine in fold(pods, labels.pod_owner):
+        if owner is None:
+            loose.extend(ref(p.namespace, p.name) for p in mine)
+        else:
+            parts.append(f"{owner}: {plural(len(mine), 'pod')}" if len(mine) > 1
+                         else f"{owner}: {mine[0].name}")
+    if loose:
+        parts.append(name_list(loose))
+    return "; ".join(parts)

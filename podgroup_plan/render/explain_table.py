@@ -35,7 +35,14 @@ class _Lines:
         pad = " " * indent
         wrapped = textwrap.wrap(text, self.width, initial_indent=pad, subsequent_indent=pad + "    ",
                                 break_long_words=False, break_on_hyphens=False)
-        self.lines.extend(wrapped or [pad])
+        for line in wrapped or [pad]:
+            if len(line) > self.width:
+                # one name longer than the indented room: shown from the margin, and a name
+                # longer than the whole width in pieces (a node name is at most 63 characters)
+                word = line.lstrip()
+                self.lines.extend(word[i:i + self.width] for i in range(0, len(word), self.width))
+            else:
+                self.lines.append(line)
 
     def blank(self) -> None:
         if self.lines and self.lines[-1] != "":
@@ -67,8 +74,11 @@ def _pod(doc: dict[str, Any], out: _Lines) -> None:
         out.add("The plan gave this pod no scheduling cycle.")
         return
     out.add(f"Cycles ({len(cycles)}):")
+    own_group = f"PodGroup {doc['target']['namespace']}/{doc['podGroup']}" if doc.get("podGroup") else None
     for c in cycles:
-        where = c["scope"] + (f", placement {c['placement']}" if c.get("placement") else "")
+        # the pod's own PodGroup is named above; its generated name would fill the line again
+        scope = "its PodGroup" if c["scope"] == own_group else c["scope"]
+        where = scope + (f", placement {c['placement']}" if c.get("placement") else "")
         if c.get("preemptionRerun"):
             where += ", preemption re-run"
         result = c["node"] or c["status"]

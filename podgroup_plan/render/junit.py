@@ -9,10 +9,12 @@ Any other object that did not end `Scheduled` (a Waiting pod under `--fail-on un
 pod of another scheduler) is `<skipped>` with its status and message, so the report still says
 what happened to it. Times are always 0 so that the document is byte-identical across runs.
 
-Pods and PodGroups that a Job or JobSet owns (made by expansion, or in the input with such an
-owner) are reported in one test case per owning Job or JobSet instead (suite `Jobs`), failing
-when any of them makes a wanted condition hold: a CI job asks "does my Job fit?", not 64
-questions about its pods.
+Pods and PodGroups that have an owner (a Job, JobSet, Deployment, ReplicaSet, StatefulSet,
+DaemonSet, an operator's object: the top of their chain of controlling owners, made by
+expansion or in the input with such an owner) are reported in one test case per owner instead
+(suite `Owners`), failing when any of them makes a wanted condition hold: a CI job asks "does my
+Job fit?", not 64 questions about its pods. Inside a case, pods with the same status and message
+share one line (`40 pods (a, b, c, … +37 more): Unschedulable: ...`).
 """
 from __future__ import annotations
 
@@ -61,12 +63,9 @@ def _outcome(conditions: list[str], wanted: frozenset[str], status: str) -> str:
     return "passed" if status == SCHEDULED else "skipped"
 
 
-# Owners whose pods and PodGroups get one test case between them (docs/controllers.md).
-OWNER_CASE_KINDS = ("Job", "JobSet")
-
-
 def _job_owner(result: PlanResult, namespace: str, root) -> tuple[str, str, str] | None:
-    return (root.kind, namespace, root.name) if root is not None and root.kind in OWNER_CASE_KINDS else None
+    """The owner whose case reports an object: any kind (a 4,500-replica Deployment is one case)."""
+    return (root.kind, namespace, root.name) if root is not None else None
 
 
 def _group_owner(result: PlanResult, g) -> tuple[str, str, str] | None:
@@ -105,9 +104,10 @@ def _owner_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
         for g in bad_groups:
             detail = common.group_detail(g, [p for p in mine if p.pod_group == g.name]) or ""
             lines.append(f"PodGroup {g.name}: {g.status}" + (f": {detail}" if detail else ""))
-        for p in bad_pods:
-            why = common.pod_detail(p, evicted_by) or ""
-            lines.append(f"pod {p.name}: {p.status}" + (f": {why}" if why else ""))
+        for (status, why), same in common.fold(bad_pods, lambda p: (p.status, common.pod_detail(p, evicted_by) or "")):
+            names = [p.name for p in same]
+            who = f"pod {names[0]}" if len(same) == 1 else f"{len(same)} pods ({common.name_list(names)})"
+            lines.append(f"{who}: {status}" + (f": {why}" if why else ""))
         status = bad_groups[0].status if bad_groups else bad_pods[0].status
         cases.append(Case(f"{kind}.{namespace}", name, "failure", status, summary, "\n".join(lines)))
     return cases
@@ -222,7 +222,7 @@ def render_junit(result: PlanResult, fail_on: Iterable[str] | None = None) -> st
     suites.append(("Pods", _pod_cases(result, wanted)))
     owner_cases = _owner_cases(result, wanted)
     if owner_cases:
-        suites.append(("Jobs", owner_cases))
+        suites.append(("Owners", owner_cases))
     every = [c for _, cases in suites for c in cases]
     root = ET.Element("testsuites", {
         "name": SUITE_PREFIX,

@@ -10,6 +10,9 @@ rich only paints the finished lines:
 * when the row does not fit, the columns marked `elide=True` (pod and group names) give up width,
   widest first, and their values are elided in the middle (`llm-fi…ners`); the full name is in
   the JSON result;
+* when it still does not fit, columns leave the row (those marked `fold=True` first, then the
+  others, rightmost first) and each of their values becomes a detail line `header: value` under
+  its row: the row wraps into two lines rather than run past the width;
 * detail lines under a row (where a group landed, its condition, why it did not schedule) are
   word-wrapped at the width with a hanging indent, never cut.
 
@@ -42,24 +45,44 @@ MIN_ELIDED = 10
 DETAIL_INDENT = 2
 
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
+# A name is cut into words at every character that is neither a letter nor a digit.
+_WORD_START = re.compile(r"[A-Za-z0-9]*$")
 
 
 def natural_key(text: str) -> tuple:
-    """Sort key where runs of ASCII digits compare as integers and other runs by code point
-    (`job-2` before `job-10`), the contract's order for names in tables.
+    """Sort key where counters compare as integers and everything else by code point (`job-2`
+    before `job-10`, `gpu-z2-r9-n12` before `gpu-z2-r10-n1`, `ip-10-0-9-4` before `ip-10-0-12-3`),
+    the contract's order for names in tables.
 
-    A digit run becomes ("0", value, digits) and any other run (run, 0, ""): every character that
-    is not a digit sorts below or above "0" exactly as it sorts below or above any digit, so mixed
+    A counter is a run of ASCII digits that ends its word (the next character is neither a letter
+    nor a digit) and has only letters before it in the word (`10`, `r10`, `n1`). Other digits are
+    text, so random suffixes (`5c5cf67795`, `2dad9`, `x7kq`) sort by code point as `kubectl get`
+    lists them, instead of by the numbers that happen to be in them.
+
+    A counter becomes ("0", value, digits) and any other run (run, 0, ""): every character that is
+    not a digit sorts below or above "0" exactly as it sorts below or above any digit, so mixed
     runs compare as their code points would; equal values ("01", "1") fall back to the text."""
     parts = _DIGIT_RUNS.split(text)  # text, digits, text, ... (text pieces may be empty)
     if len(parts) == 1:
         return ((text, 0, ""),) if text else ()
-    key = []
+    key: list[tuple[str, int, str]] = []
+    pending = ""  # text not yet emitted (digits that are not a counter join their neighbours)
     for i, part in enumerate(parts):
-        if i & 1:
-            key.append(("0", int(part), part))
-        elif part:
-            key.append((part, 0, ""))
+        if not i & 1:
+            pending += part
+            continue
+        after = parts[i + 1] if i + 1 < len(parts) else ""
+        word_head = _WORD_START.search(pending)
+        head = word_head.group() if word_head else ""
+        if (after[:1].isascii() and after[:1].isalnum()) or any(c.isdigit() for c in head):
+            pending += part
+            continue
+        if pending:
+            key.append((pending, 0, ""))
+        pending = ""
+        key.append(("0", int(part), part))
+    if pending:
+        key.append((pending, 0, ""))
     return tuple(key)
 
 
@@ -177,8 +200,10 @@ class Table:
     def layout(self, width: int) -> tuple[list[int], list[int]]:
         """(the columns shown, their widths). Names are elided to a comfortable width first;
         if the row still does not fit, foldable columns leave it, rightmost first; then names
-        are elided further. Node names and other unelidable values are never cut: a row of them
-        alone wider than `width` stays wider."""
+        are elided further; then, so that no line is wider than `width`, any other column but the
+        first leaves the row, rightmost first, its values shown as a detail line under their row
+        (the row wraps into two lines: a node name is never cut). Only a first column that alone
+        is wider than `width` and may not be elided stays wider."""
         shown = list(range(len(self.columns)))
         widths = self._widths(shown, width, COMFORTABLE_ELIDED)
         foldable = [i for i in shown if self.columns[i].fold]
@@ -187,6 +212,11 @@ class Table:
             widths = self._widths(shown, width, COMFORTABLE_ELIDED)
         if self._total(widths) > width:
             widths = self._widths(shown, width, MIN_ELIDED)
+        while self._total(widths) > width and len(shown) > 1:
+            shown.pop()
+            widths = self._widths(shown, width, COMFORTABLE_ELIDED)
+            if self._total(widths) > width:
+                widths = self._widths(shown, width, MIN_ELIDED)
         return shown, widths
 
     def widths(self, width: int) -> list[int]:

@@ -13,7 +13,7 @@ from podgroup_plan import KUBERNETES_VERSION
 from podgroup_plan.render import common
 from podgroup_plan.render.common import DASH, ref
 from podgroup_plan.render.layout import natural_ref_key
-from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult
+from podgroup_plan.result import SCHEDULED, PlanResult, PodGroupResult, PodResult
 
 if TYPE_CHECKING:
     from podgroup_plan.render.registry import RenderOptions
@@ -80,11 +80,12 @@ def condition_cell(group: PodGroupResult) -> str:
 
 def pod_groups(result: PlanResult) -> list[str]:
     members = common.group_members(result)
+    labels = common.Labels(result)
     groups, more = common.shorten(by_name(result.pod_groups), MAX_ROWS, MAX_ROWS, "PodGroup")
     rows = []
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
-        rows.append([code(ref(g.namespace, g.name)), g.policy, status(g.status),
+        rows.append([code(labels.group(g.namespace, g.name)), g.policy, status(g.status),
                      f"{g.scheduled_pods}/{g.min_count}", condition_cell(g),
                      cell(common.outcome_text(g, mine))])
     lines = ["### PodGroups", ""] + table(
@@ -111,31 +112,62 @@ def owners(result: PlanResult) -> list[str]:
 
 
 def unscheduled_pods(result: PlanResult, pods: str = "pending") -> list[str]:
-    """The pods that did not end Scheduled (`pods="all"`: every pod) with their messages."""
-    listed = by_name([p for p in result.pods if pods == "all" or p.status != SCHEDULED])
-    title = "### Pods" if pods == "all" else "### Pods that did not schedule"
+    """The pods that did not end Scheduled with their messages, pods of one owner with the same
+    status and message in one row (`Job ns/train (40 pods)`); `pods="all"`: every pod by name."""
+    every = pods == "all"
+    listed = by_name([p for p in result.pods if every or p.status != SCHEDULED])
+    title = "### Pods" if every else "### Pods that did not schedule"
     lines = [title, ""]
     if not listed:
         return lines + ["Every pending pod was scheduled." if common.pending_pods(result)
                         else "No pending pods."]
-    shown = listed[:MAX_ROWS]
     evicted_by = common.preemptors(result)
-    rows = [[code(ref(p.namespace, p.name)), cell(p.pod_group), status(p.status), cell(p.node),
-             cell(p.nominated_node), cell(common.pod_detail(p, evicted_by))] for p in shown]
-    lines += table(["Pod", "PodGroup", "Status", "Node", "Nominated node", "Message"], rows)
-    if len(listed) > len(shown):
-        lines += ["", f"_{len(listed) - len(shown)} more not listed; `-o json` lists every one._"]
+    labels = common.Labels(result)
+
+    def same_row(p) -> tuple:
+        if every:
+            return (p.namespace, p.name)
+        return (labels.pod_owner(p) or (p.namespace, p.name), p.pod_group, p.status, p.nominated_node,
+                common.pod_detail(p, evicted_by))
+
+    rows = common.fold(listed, same_row)
+    shown = rows[:MAX_ROWS]
+    table_rows = []
+    for _, same in shown:
+        p = same[0]
+        first = ref(p.namespace, p.name) if every else common.pods_label(labels, same)
+        group = p.pod_group if every else labels.group_name(p.namespace, p.pod_group)
+        table_rows.append([code(first), cell(group), status(p.status),
+                           cell(common.nodes_cell([x.node for x in same])), cell(p.nominated_node),
+                           cell(common.pod_detail(p, evicted_by))])
+    lines += table(["Pod", "PodGroup", "Status", "Node", "Nominated node", "Message"], table_rows)
+    if len(rows) > len(shown):
+        lines += ["", f"_{len(rows) - len(shown)} more rows not listed; `-o json` lists every pod._"]
     return lines
 
 
 def victims(result: PlanResult) -> list[str]:
-    rows = [[code(ref(v.namespace, v.name)), cell(v.node), cell(v.pod_group), v.priority,
-             f"{v.preemptor.kind} `{cell(ref(v.preemptor.namespace, v.preemptor.name))}`"]
-            for v in by_name(result.victims)[:MAX_ROWS]]
+    """Evicted pods, those of one owner evicted by one preemptor in one row."""
+    labels = common.Labels(result)
+    evicted = {(p.namespace, p.name): p for p in result.pods if p.status == "Preempted"}
+    listed = by_name(result.victims)
+
+    def pod_of(v):
+        return evicted.get((v.namespace, v.name)) or PodResult(v.namespace, v.name, v.pod_group,
+                                                               "Preempted", node=v.node)
+
+    rows = common.fold(listed, lambda v: (labels.pod_owner(pod_of(v)) or (v.namespace, v.name),
+                                          v.pod_group, v.priority, v.preemptor))
+    table_rows = [[code(common.pods_label(labels, [pod_of(v) for v in same])),
+                   cell(common.nodes_cell([v.node for v in same])),
+                   cell(labels.group_name(same[0].namespace, same[0].pod_group)), same[0].priority,
+                   cell(labels.preemptor(same[0].preemptor.kind, same[0].preemptor.namespace,
+                                         same[0].preemptor.name))]
+                  for _, same in rows[:MAX_ROWS]]
     lines = ["### Victims (running pods the plan evicts)", ""] + table(
-        ["Pod", "Node", "PodGroup", "Priority", "Preempted by"], rows, align="lllrl")
-    if len(result.victims) > MAX_ROWS:
-        lines += ["", f"_{len(result.victims) - MAX_ROWS} more not listed; `-o json` lists every one._"]
+        ["Pod", "Node", "PodGroup", "Priority", "Preempted by"], table_rows, align="lllrl")
+    if len(rows) > MAX_ROWS:
+        lines += ["", f"_{len(rows) - MAX_ROWS} more rows not listed; `-o json` lists every one._"]
     return lines
 
 

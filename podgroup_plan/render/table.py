@@ -69,6 +69,10 @@ class View:
             self._memo[key] = compute()
         return self._memo[key]
 
+    def labels(self) -> common.Labels:
+        """Objects named by their owner (`Job ns/train`), computed once."""
+        return self.memo("labels", lambda: common.Labels(self.result))
+
     def not_scheduled_pods(self) -> list[PodResult]:
         """The pods that did not end Scheduled, in natural order."""
         return self.memo("not_scheduled", lambda: by_name(
@@ -181,6 +185,7 @@ def pod_groups(view: View) -> list[Text]:
     if not result.pod_groups:
         return []
     members = common.group_members(result)
+    labels = view.labels()
     groups, caption = common.shorten(by_name(result.pod_groups), MAX_LISTED, MAX_LISTED, "PodGroup")
     t = layout.Table("PodGroups", [Column("PodGroup", elide=True), Column("Policy"),
                                    Column("Status"), Column("Scheduled/min", justify="right")],
@@ -188,7 +193,7 @@ def pod_groups(view: View) -> list[Text]:
     for g in groups:
         mine = members.get((g.namespace, g.name), [])
         details = [line for detail in GROUP_DETAILS for line in detail(g, mine)]
-        t.add_row(ref(g.namespace, g.name), g.policy, status_text(g.status), scheduled_of_min(g),
+        t.add_row(labels.group(g.namespace, g.name), g.policy, status_text(g.status), scheduled_of_min(g),
                   details=details)
     return t.lines(view.width)
 
@@ -270,25 +275,40 @@ def listed_pods(view: View) -> list[PodResult]:
 
 
 def pods(view: View) -> list[Text]:
-    """The pods that did not end Scheduled (`--pods all`: every pod), with their nodes."""
+    """The pods that did not end Scheduled, identical rows folded into one per owner (`Job
+    ns/train (40 pods)`); `--pods all`: every pod by its own name, with its node."""
     listed = listed_pods(view)
     if not listed:
         return []
+    every = view.pods == PODS_ALL
+    labels = view.labels()
+
+    def same_row(p: PodResult) -> tuple:
+        # pods of one owner in the same state share a row; every pod has its own under --pods all
+        if every:
+            return (p.namespace, p.name)
+        return (labels.pod_owner(p) or (p.namespace, p.name), p.pod_group, p.status, p.nominated_node)
+
+    rows = common.fold(listed, same_row)
     caption = None
-    if len(listed) > MAX_LISTED:
-        caption = f"{len(listed) - MAX_LISTED} more not listed. -o json lists every pod."
-        listed = listed[:MAX_LISTED]
-    title = "Pods" if view.pods == PODS_ALL else "Pods that did not schedule"
+    if len(rows) > MAX_LISTED:
+        caption = f"{len(rows) - MAX_LISTED} more rows not listed. -o json lists every pod."
+        rows = rows[:MAX_LISTED]
+    title = "Pods" if every else "Pods that did not schedule"
     nominated = any(p.nominated_node for p in listed)
     with_node = any(p.node for p in listed)
     columns = [Column("Pod", elide=True), Column("PodGroup", elide=True), Column("Status")]
     columns += [Column("Node", fold=True)] if with_node else []
     columns += [Column("Nominated", fold=True)] if nominated else []
     t = layout.Table(title, columns, caption)
-    for p in listed:
-        row: list[str | Text | None] = [ref(p.namespace, p.name), _cell(p.pod_group),
-                                        status_text(p.status)]
-        row += [_cell(p.node)] if with_node else []
+    for _, same in rows:
+        p = same[0]
+        first = ref(p.namespace, p.name) if every else common.pods_label(labels, same)
+        group = p.pod_group if every else labels.group_name(p.namespace, p.pod_group)
+        if not every and group is not None and group == labels.pod_owner(p):
+            group = "its PodGroup"  # the owner's only PodGroup: named once, in the first column
+        row: list[str | Text | None] = [first, _cell(group), status_text(p.status)]
+        row += [_cell(common.nodes_cell([x.node for x in same]))] if with_node else []
         row += [_cell(p.nominated_node)] if nominated else []
         t.add_row(*row)
     return t.lines(view.width)
@@ -316,17 +336,16 @@ def owners(view: View) -> list[Text]:
 def pod_reasons(view: View) -> list[Text]:
     """Why pending pods did not schedule: one entry per distinct (status, message), naming its
     pods, in the order of their first pod (a gang's pods mostly share one message)."""
-    by_reason: dict[tuple[str, str | None], list[str]] = {}
+    by_reason: dict[tuple[str, str | None], list[PodResult]] = {}
     for p in view.not_scheduled_pods():
         if p.status != PREEMPTED:  # pending pods only: an evicted one was running
-            by_reason.setdefault((p.status, common.pod_detail(p)), []).append(ref(p.namespace, p.name))
+            by_reason.setdefault((p.status, common.pod_detail(p)), []).append(p)
+    labels = view.labels()
     items = []
-    for (status, message), names in list(by_reason.items())[:MAX_LISTED]:
-        shown = ", ".join(names[:3] if len(names) > 4 else names)
-        if len(names) > 4:
-            shown += f", … +{len(names) - 3} more"
-        head = status_text(status).append(f" · {common.plural(len(names), 'pod')}: {shown}",
-                                          style="bold")
+    for (status, message), same in list(by_reason.items())[:MAX_LISTED]:
+        head = status_text(status).append(
+            f" · {common.plural(len(same), 'pod')}: {common.pods_by_owner_text(labels, same)}",
+            style="bold")
         if message:
             head.append("\n" + message)
         items.append(head)
@@ -338,15 +357,31 @@ def pod_reasons(view: View) -> list[Text]:
 # --- victims and notes --------------------------------------------------------------------------
 
 def victims(view: View) -> list[Text]:
+    """The running pods the plan evicts; pods of one owner evicted from one node by one preemptor
+    share a row (`ReplicaSet ns/web-7d9f (12 pods)`, `6 nodes`: the Preemption section names
+    them)."""
     if not view.result.victims:
         return []
+    labels = view.labels()
     t = layout.Table("Victims (running pods the plan evicts)", [
         Column("Pod", elide=True), Column("Node"), Column("PodGroup", elide=True),
         Column("Priority", justify="right"), Column("Preempted by", elide=True)])
-    for v in by_name(view.result.victims):
-        p = v.preemptor
-        t.add_row(ref(v.namespace, v.name), v.node, _cell(v.pod_group), str(v.priority),
-                  f"{p.kind} {ref(p.namespace, p.name)}")
+    listed = by_name(view.result.victims)
+    # the evicted pods' records carry their owners (a victim bound in the input has one there)
+    evicted = {(p.namespace, p.name): p for p in view.result.pods if p.status == PREEMPTED}
+    pods = {(v.namespace, v.name): evicted.get((v.namespace, v.name))
+            or PodResult(v.namespace, v.name, v.pod_group, PREEMPTED, node=v.node) for v in listed}
+
+    def same_row(v) -> tuple:
+        who = labels.pod_owner(pods[(v.namespace, v.name)]) or (v.namespace, v.name)
+        return (who, v.pod_group, v.priority, v.preemptor)
+
+    for _, same in common.fold(listed, same_row):
+        v, p = same[0], same[0].preemptor
+        t.add_row(common.pods_label(labels, [pods[(x.namespace, x.name)] for x in same]),
+                  common.nodes_cell([x.node for x in same]),
+                  _cell(labels.group_name(v.namespace, v.pod_group)), str(v.priority),
+                  labels.preemptor(p.kind, p.namespace, p.name))
     return t.lines(view.width)
 
 
@@ -354,15 +389,17 @@ def preemptions(view: View) -> list[Text]:
     """Per preemptor, in plan order: whom it evicts, on which nodes, at what priority, and which
     running pods a PodDisruptionBudget spared (the planner's summary; `message` columns and the
     JSON document stay upstream's)."""
+    labels = view.labels()
     items = []
     for pre in view.result.preemptions[:MAX_LISTED]:
         p = pre.preemptor
-        head = Text(f"{p.kind} {ref(p.namespace, p.name)} evicts {common.plural(len(pre.victims), 'pod')}",
-                    style="bold")
-        by_node: dict[str, list[str]] = {}
+        head = Text(f"{labels.preemptor(p.kind, p.namespace, p.name)} evicts "
+                    f"{common.plural(len(pre.victims), 'pod')}", style="bold")
+        by_node: dict[str, list] = {}
         for v in pre.victims:
-            by_node.setdefault(v.node, []).append(f"{ref(v.namespace, v.name)} (priority {v.priority})")
-        for node, names in sorted(by_node.items(), key=lambda kv: natural_ref_key("", kv[0])):
+            by_node.setdefault(v.node, []).append(v)
+        for node, here in sorted(by_node.items(), key=lambda kv: natural_ref_key("", kv[0])):
+            names = [f"{ref(v.namespace, v.name)} (priority {v.priority})" for v in by_name(here)]
             head.append(f"\n{node}: {', '.join(names)}")
         for namespace, name, node, pdbs in pre.spared:
             head.append(f"\nspared by PDB {', '.join(pdbs)}: {ref(namespace, name)} on {node}")

@@ -80,5 +80,7 @@ def test_table_says_per_object_how_it_was_planned(tmp_path):
     gang = run("simulate", path, "--pods", "all", "--gang").stdout
     row = [line for line in plain.splitlines() if line.startswith("PyTorchJob ml/pt")]
     assert row and row[0].rstrip().endswith("pod by pod") and "Planned as" in plain
-    row = [line for line in gang.splitlines() if line.startswith("PyTorchJob ml/pt")]
+    # the PodGroups table names the gang by its owner too; the By owner row says how it was planned
+    row = [line for line in gang.splitlines() if line.startswith("PyTorchJob ml/pt") and "pods scheduled" in line]
     assert row and row[0].rstrip().endswith("gang")
+    assert any(line.startswith("PyTorchJob ml/pt  Gang") for line in gang.splitlines())

@@ -14,12 +14,21 @@ from podgroup_plan.render.layout import Column, elide_middle, natural_key, natur
     (["eval-sweep-10", "eval-sweep-2", "eval-sweep-11"], ["eval-sweep-2", "eval-sweep-10", "eval-sweep-11"]),
     # run by run: "a-" (then 1) is a shorter run than "a-!", which sorts before "a-b" by code point
     (["a-b", "a-1", "a-!"], ["a-1", "a-!", "a-b"]),
-    (["a-!x", "a-1x", "a-bx"], ["a-1x", "a-!x", "a-bx"]),
+    # digits inside a word that go on with letters are text: by code point, as kubectl lists them
+    (["a-!x", "a-1x", "a-bx"], ["a-!x", "a-1x", "a-bx"]),
+    (["nb-7d9f8c6b5d-bd50a", "nb-7d9f8c6b5d-579f2", "nb-7d9f8c6b5d-0a806", "nb-7d9f8c6b5d-2a9ac",
+      "nb-7d9f8c6b5d-27f36"],
+     ["nb-7d9f8c6b5d-0a806", "nb-7d9f8c6b5d-27f36", "nb-7d9f8c6b5d-2a9ac", "nb-7d9f8c6b5d-579f2",
+      "nb-7d9f8c6b5d-bd50a"]),
+    (["train-10-b2x9q", "train-2-zz9k4", "train-1-x7kq2"], ["train-1-x7kq2", "train-2-zz9k4", "train-10-b2x9q"]),
+    (["ip-10-0-12-34.us-west-2.compute.internal", "ip-10-0-9-40.us-west-2.compute.internal"],
+     ["ip-10-0-9-40.us-west-2.compute.internal", "ip-10-0-12-34.us-west-2.compute.internal"]),
     (["gpu-z2-r10-n1", "gpu-z2-r9-n12", "gpu-z2-r9-n3"], ["gpu-z2-r9-n3", "gpu-z2-r9-n12", "gpu-z2-r10-n1"]),
     # equal numbers: the text decides, so the order is total
     (["x-1", "x-01", "x-001"], ["x-001", "x-01", "x-1"]),
     (["B", "a", "10", "9"], ["9", "10", "B", "a"]),
-], ids=["basic", "demo", "code-point", "code-point-2", "several-runs", "leading-zeros", "mixed"])
+], ids=["basic", "demo", "code-point", "code-point-2", "random-suffixes", "job-index-then-suffix",
+       "eks-addresses", "several-runs", "leading-zeros", "mixed"])
 def test_natural_order(names, expected):
     assert sorted(names, key=natural_key) == expected
     shuffled = names[:]

@@ -75,7 +75,7 @@ def test_pods_that_did_not_schedule_with_full_messages():
 def test_victims_and_notes():
     text = render_markdown(sample_plans.mixed())
     victims = tables(section(text, "Victims"))[0]
-    assert cells(victims[2]) == ["`default/low-1`", "node-b", "—", "0", "PodGroup `ml/train-a`"]
+    assert cells(victims[2]) == ["`default/low-1`", "node-b", "—", "0", "PodGroup ml/train-a"]
     assert "- Volumes are not modelled: 1 pod's volumes were ignored." in section(text, "Notes")
     assert "### Victims" not in render_markdown(sample_plans.feasible())
 
@@ -90,7 +90,8 @@ def test_long_lists_are_cut_with_a_pointer_to_json():
                            message="0/1 nodes are available: 1 Insufficient cpu.")
                  for i in range(MAX_ROWS + 3))
     text = render_markdown(PlanResult(Summary(nodes=1, pods_unschedulable=len(pods)), pods))
-    assert "_3 more not listed; `-o json` lists every one._" in text
+    # bare pods with the same message do not fold (no owner to name them by)
+    assert "_3 more rows not listed; `-o json` lists every pod._" in text
     assert "`default/p-0099`" in text and "`default/p-0100`" not in text
 
 

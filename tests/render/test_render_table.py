@@ -124,7 +124,7 @@ def test_pods_past_the_listing_limit_are_counted():
                  for i in range(MAX_LISTED + 3))
     result = PlanResult(Summary(nodes=1, pods_waiting=len(pods)), pods)
     text = render_table(result)
-    assert "3 more not listed. -o json lists every pod." in text
+    assert "3 more rows not listed. -o json lists every pod." in text
     assert "default/p-1002" not in text.split("Why these")[0]
 
 
