@@ -45,6 +45,7 @@ feasible nodes (score), with one row per resource; nothing loops over nodes in P
 """
 from __future__ import annotations
 
+import itertools
 from typing import Any, Hashable, Literal, Sequence, overload
 
 import numpy as np
@@ -74,7 +75,7 @@ from podgroup_plan.framework.interface import (
 from podgroup_plan.framework.status import SUCCESS, Code, Status
 from podgroup_plan.model.objects import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
 from podgroup_plan.plugins.helper import few_rows
-from podgroup_plan.state.derived import DerivedKey
+from podgroup_plan.state.derived import DerivedKey, Memo
 
 REASON_TOO_MANY_PODS = "Too many pods"
 MAX_CUSTOM_PRIORITY_SCORE = 10  # config.MaxCustomPriorityScore
@@ -395,6 +396,9 @@ class _FitRequest:
 # CycleState: PreFilter's request (for Filter) and PreScore's per-resource requests (for Score).
 PRE_FILTER_KEY: StateKey[_FitRequest] = StateKey("PreFilterNodeResourcesFit")
 PRE_SCORE_KEY: StateKey[np.ndarray] = StateKey("PreScoreNodeResourcesFit")
+# fit_request by (plugin, the pod's requests): on the state, whose resource rows it holds.
+_FIT_REQUESTS: DerivedKey[Memo] = DerivedKey("NodeResourcesFit/fitRequests")
+_plugin_ids = itertools.count()
 
 
 class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, PlacementScorePlugin):
@@ -410,6 +414,7 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         super().__init__(args if args is not None else NodeResourcesFitArgs(), handle)
         self._ignored = frozenset(self.args.ignored_resources)
         self._ignored_groups = frozenset(self.args.ignored_resource_groups)
+        self._id = next(_plugin_ids)  # part of the fit_request memo's keys (profiles' args differ)
         strategy = self.args.scoring_strategy
         self._resources = tuple(strategy.resources)
         self._weights = _weights(self._resources)
@@ -435,7 +440,18 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return True
 
     def fit_request(self, pod: Pod, state) -> _FitRequest:
-        """computePodResourceRequest, reduced to what Filter checks."""
+        """computePodResourceRequest, reduced to what Filter checks. A function of the pod's
+        requests, this plugin's args and the state's resource rows (which only grow, so a row
+        once given stays): kept on the state by the requests, as most pods repeat a few shapes."""
+        key = (self._id, tuple(pod.requests.items()))
+        memo = state.memo(_FIT_REQUESTS)
+        found = memo.get(key)
+        if found is None:
+            found = self._fit_request(pod, state)
+            memo.put(key, found, 64 * (len(key[1]) + 1))
+        return found
+
+    def _fit_request(self, pod: Pod, state) -> _FitRequest:
         order = [r for r in (CPU, MEMORY, EPHEMERAL_STORAGE) if pod.requests.get(r, 0) > 0]
         order += sorted(
             r for r, v in pod.requests.items()
@@ -529,7 +545,34 @@ def _group_failures(
 ) -> list[NodeFailure]:
     """One NodeFailure per distinct (reasons, code) combination among the rejected nodes, so
     that every node carries exactly its own status (all its reasons, one code). Combinations
-    are encoded as bit patterns (reason i -> bit i, unresolvable -> the next bit)."""
+    are encoded as bit patterns (reason i -> bit i, unresolvable -> the next bit), in ascending
+    order of the pattern.
+
+    The usual call has a few reasons (too many pods and two or three resources) over the few
+    hundred rows the signature cache refreshes: then one `np.packbits` makes every row's
+    pattern (with a top bit for "rejected", so the rows not rejected stay below it) and one
+    `np.bincount` finds the patterns present, where a sort (`np.unique`) cost about twice as
+    much. `_group_failures_sorted` is the general path; both give the same list
+    (tests/properties/test_fit_filter_shortcuts.py)."""
+    bits = len(masks) + 1
+    if bits >= 8:
+        return _group_failures_sorted(masks, unresolvable, rejected, reasons)
+    code = np.packbits(np.vstack((*masks, unresolvable, rejected)), axis=0, bitorder="little")[0]
+    top = 1 << bits  # the "rejected" bit: a row without it is in no group, whatever its masks say
+    binned = np.bincount(code, minlength=1)
+    out = []
+    for pattern in (np.flatnonzero(binned[top:]) + top).tolist():
+        why = tuple(reasons[i] for i in range(len(masks)) if pattern >> i & 1)
+        status_code = Code.UNSCHEDULABLE_AND_UNRESOLVABLE if pattern >> len(masks) & 1 else Code.UNSCHEDULABLE
+        out.append(NodeFailure(code == pattern, why, status_code))
+    return out
+
+
+def _group_failures_sorted(
+    masks: list[np.ndarray], unresolvable: np.ndarray, rejected: np.ndarray, reasons: list[str]
+) -> list[NodeFailure]:
+    """`_group_failures` for any number of reasons: the patterns of the rejected rows sorted
+    (`np.unique`), as integers while they fit in 62 bits, else as whole columns."""
     idx = np.flatnonzero(rejected)
     if len(masks) + 1 <= 62:
         code = unresolvable[idx].astype(np.int64) << len(masks)

@@ -76,6 +76,7 @@ class ClusterState:
         self.version = 0
         self.node_version = np.zeros(self.n, dtype=np.int64)
         self.changes = array("q")  # int64, read as a numpy view
+        self._last_changed: tuple[int, int, np.ndarray] = (-1, -1, np.empty(0, dtype=np.intp))  # changed_rows
 
         # (was_add, pod, node); was_add None marks a usage shift: (None, (req, nz, count), rows)
         self._log: list[tuple] = []
@@ -262,11 +263,21 @@ class ClusterState:
 
     def changed_rows(self, since: int, limit: int) -> np.ndarray | None:
         """Sorted node rows changed after version `since`; None when more than `limit` changes
-        happened (a caller then recomputes everything rather than row by row)."""
+        happened (a caller then recomputes everything rather than row by row). The array is
+        read-only: the same one may be handed out again."""
         if self.version - since > limit:
             return None
+        # The signature cache asks twice per pod (filter, then scores) and a per-node column
+        # often once more, for the same `since`: the answer for (since, version) never changes
+        # (versions only grow and `changes` only appends), so the last one is kept. Read-only.
+        last = self._last_changed
+        if last[0] == since and last[1] == self.version:
+            return last[2]
         # usually one or two rows: plain Python beats numpy's fixed costs here
-        return np.array(sorted(set(self.changes[since:])), dtype=np.intp)
+        rows = np.array(sorted(set(self.changes[since:])), dtype=np.intp)
+        rows.flags.writeable = False
+        self._last_changed = (since, self.version, rows)
+        return rows
 
     def rows_of(self, column: np.ndarray, view: np.ndarray) -> np.ndarray:
         """`column` at the rows of `view`: the column itself (no copy: do not modify it) when
