@@ -65,8 +65,7 @@ def headroom(
     Exit 0 when answered, 2 on bad input."""
     from podgroup_plan.analyses.headroom.exact import ExactUnavailable
     from podgroup_plan.analyses.headroom.greedy import Template
-    from podgroup_plan.analyses.headroom.grow import smallest_growth
-    from podgroup_plan.analyses.headroom.report import Question, describe, exact_answer
+    from podgroup_plan.analyses.headroom.report import Question, grow
     from podgroup_plan.analyses.headroom.report import headroom as run
     from podgroup_plan.analyses.headroom.workload import WorkloadProblem, check_template
     from podgroup_plan.planner import Planner
@@ -114,13 +113,7 @@ def headroom(
                 expand=not no_expand))
             try:
                 if shapes is not None and goal is not None:
-                    planner.run()
-                    best = exact_answer(planner, question, limit) if exact else None
-                    m, grown, kept = smallest_growth(planner, cluster, shapes, goal, question.templates)
-                    doc: dict[str, Any] = describe(grown if grown is not None else planner, question, kept, None)
-                    doc["grow"] = {"target": goal, "nodes": m, "shapes": [n.name for n in shapes]}
-                    if best is not None:
-                        doc["exact"] = best.to_dict(len(kept))
+                    doc: dict[str, Any] = grow(planner, cluster, shapes, goal, question, exact, limit)
                 else:
                     doc = run(planner, question, exact=exact, time_limit=limit)
             except ExactUnavailable as err:

@@ -23,8 +23,13 @@ def _workloads(doc: Mapping[str, Any]) -> str:
 
 def headline(doc: Mapping[str, Any]) -> list[str]:
     lines = []
-    more = "" if not doc["maxReached"] else f" (--max {doc['max']} reached)"
-    lines.append(f"{plural(doc['fits'], 'more copy', 'more copies')} of {_workloads(doc)} fit{more}.")
+    grow = doc.get("grow")
+    if grow is None:
+        more = "" if not doc["maxReached"] else f" (--max {doc['max']} reached)"
+        lines.append(f"{plural(doc['fits'], 'more copy', 'more copies')} of {_workloads(doc)} fit{more}.")
+    else:
+        lines.append(f"{plural(grow['before'], 'more copy', 'more copies')} of {_workloads(doc)} fit on the "
+                     f"cluster as it is (--target {grow['target']}).")
     exact = doc.get("exact")
     if exact is not None:
         line = f"Exact (CP-SAT, {exact['status']}): {'at most ' if exact['upperBound'] else ''}{exact['fits']}."
@@ -33,13 +38,12 @@ def headline(doc: Mapping[str, Any]) -> list[str]:
         lines.append(line)
         if exact["upperBound"]:
             lines.append("Not modelled, so the exact answer is an upper bound: " + "; ".join(exact["notModelled"]) + ".")
-    grow = doc.get("grow")
     if grow is not None:
         if grow["nodes"] is None:
             lines.append(f"No number of {' / '.join(grow['shapes'])} nodes makes {grow['target']} copies fit.")
         else:
-            lines.append(f"Adding {plural(grow['nodes'], 'node')} ({' / '.join(grow['shapes'])}) makes "
-                         f"{grow['target']} copies fit.")
+            lines.append(f"Adding {plural(grow['nodes'], 'node')} like {' / '.join(grow['shapes'])} makes "
+                         f"{grow['target']} copies fit; the tables below are the grown cluster's.")
     failure = doc.get("firstFailure")
     if failure is not None:
         lines.append(f"The next copy ({failure['name']}) does not fit: {failure['message']}")

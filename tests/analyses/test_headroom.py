@@ -181,6 +181,8 @@ def test_cli_json_meets_the_schema_and_add_node_target_grows_the_cluster(tmp_pat
     schema = json.loads((ROOT / "schemas" / "Headroom.json").read_text())
     assert not list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
     assert doc["fits"] >= 6 and doc["grow"]["nodes"] >= 2
+    assert doc["grow"]["before"] == 3  # the greedy count on the four nodes (module docstring)
+    assert doc["grow"]["added"] == [f"new1-{i}" for i in range(1, doc["grow"]["nodes"] + 1)]
     # one node fewer would not do: planned again with grow.nodes - 1 extra nodes
     fewer = write(tmp_path, "fewer.yaml", nodes(doc["grow"]["nodes"] - 1, zone="z2", prefix="new"))
     again = json.loads(run("headroom", cluster, fewer, "--workload", work, "--max", "6", "-o", "json").stdout)

@@ -187,3 +187,25 @@ def test_every_kind_simulate_expands_is_a_workload_whose_copies_are_planned(case
     assert len(names) == len(set(names))
     for copy in doc["copies"]:
         assert copy["name"].startswith(name + "-h")
+
+
+def test_headroom_takes_the_what_if_changes(tmp_path):
+    """The three-node case above: with n1 failed two copies fit, with n1 cordoned two as well,
+    and with a fourth node added four; the notes say what changed."""
+    cluster = write(tmp_path, "c.yaml", node("n1"), node("n2"), node("n3"))
+    job = write(tmp_path, "job.yaml", gang_job("train", 2, 4))
+    extra = write(tmp_path, "n4.yaml", node("n4"))
+
+    def fits(*change: str) -> tuple[int, list[str]]:
+        got = run("headroom", cluster, "--workload", job, *change, "-o", "json")
+        assert got.exit_code == 0, got.output
+        doc = json.loads(got.stdout)
+        return doc["fits"], doc.get("notes", [])
+
+    assert fits()[0] == 3
+    failed, notes = fits("--fail", "n1")
+    assert failed == 2 and notes == ["what-if: 1 node(s) failed (n1)"]
+    assert fits("--cordon", "n1")[0] == 2
+    assert fits("--add-node", extra)[0] == 4
+    got = run("headroom", cluster, "--workload", job, "--target", "5")
+    assert got.exit_code == 2 and "--target goes with --add-node FILE" in got.output

@@ -222,6 +222,32 @@ def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch, re
     serial = json.dumps(assemble(sweep, executors.run(sweep, PlanEach())), sort_keys=True)
     other = json.dumps(assemble(sweep, executors.run(sweep, PlanEach(), executor, workers=2)), sort_keys=True)
     assert other == serial
+    if executor == "ray":
+        # the local Ray it started is shut down: none of its processes (their command lines name
+        # its session folder, under RAY_TMPDIR) is left once they had time to exit
+        assert _processes_naming(short) == [], "Ray left processes behind"
+
+
+def _processes_naming(text: str, patience: float = 30.0) -> list[str]:
+    """Command lines of live processes that contain `text`, waiting up to `patience` seconds
+    for them to go (a process exits a moment after it is told to)."""
+    import os
+    import time
+
+    give_up = time.monotonic() + patience
+    while True:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    line = fh.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:
+                continue
+            if text in line:
+                found.append(f"{pid}: {line[:120]}")
+        if not found or time.monotonic() > give_up:
+            return found
+        time.sleep(0.5)
 
 
 def test_the_sweep_document_meets_its_schema(tmp_path):

@@ -11,7 +11,7 @@ once). The search assumes that more nodes never fit fewer copies; it is bounded 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from podgroup_plan.analyses.headroom.greedy import Copy, Template, add_copies
 from podgroup_plan.model.cluster_input import ClusterInput
@@ -40,10 +40,19 @@ def grown_nodes(shapes: Sequence[Node], m: int, taken: set[str]) -> list[Node]:
     return out
 
 
+@dataclass
+class Growth:
+    """The answer to `--add-node FILE --target K`."""
+
+    nodes: int | None  # the fewest nodes to add; None: not even MAX_NODES make K copies fit
+    planner: Planner | None  # the grown cluster's planner, with its K copies placed
+    kept: list[Copy]  # those copies
+    before: int  # copies that fit with no node added (at most K)
+
+
 def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node], target: int,
-                    templates: Sequence[Template]) -> tuple[int | None, Planner | None, list[Copy]]:
-    """(m, the planner of the grown cluster with its K copies placed, those copies); m None
-    when even MAX_NODES nodes do not make K copies fit."""
+                    templates: Sequence[Template]) -> Growth:
+    """The fewest nodes of `shapes` to add to `cluster` so that `target` copies fit."""
     taken = {n.name for n in cluster.nodes}
 
     def trial(m: int) -> tuple[bool, Planner, list[Copy]]:
@@ -54,8 +63,9 @@ def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node]
         return len(kept) >= target, planner, kept
 
     ok, planner, kept = trial(0)
+    before = len(kept)
     if ok:
-        return 0, planner, kept
+        return Growth(0, planner, kept, before)
     lo, hi = 0, 1
     found: tuple[Planner, list[Copy]] | None = None
     while hi <= MAX_NODES:
@@ -65,7 +75,7 @@ def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node]
             break
         lo, hi = hi, hi * 2
     if found is None:
-        return None, None, []
+        return Growth(None, None, [], before)
     while hi - lo > 1:  # lo never fits, hi does
         mid = (lo + hi) // 2
         ok, planner, kept = trial(mid)
@@ -73,6 +83,4 @@ def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node]
             hi, found = mid, (planner, kept)
         else:
             lo = mid
-    return hi, found[0], found[1]
-
-
+    return Growth(hi, found[0], found[1], before)

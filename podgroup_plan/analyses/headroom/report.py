@@ -3,7 +3,7 @@ schemas/Headroom.json)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from podgroup_plan.analyses.headroom.domains import (
@@ -20,7 +20,10 @@ from podgroup_plan.analyses.headroom.greedy import (
     Template,
     add_copies,
 )
+from podgroup_plan.analyses.headroom.grow import smallest_growth
 from podgroup_plan.analyses.headroom.workload import copy_of, latest_timestamp
+from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import Node
 from podgroup_plan.planner import Planner
 from podgroup_plan.result import API_VERSION
 
@@ -51,6 +54,25 @@ def headroom(planner: Planner, question: Question, exact: bool = False, time_lim
     doc = describe(planner, question, kept, failure)
     if best is not None:
         doc["exact"] = best.to_dict(len(kept))
+    return doc
+
+
+def grow(planner: Planner, cluster: ClusterInput, shapes: Sequence[Node], target: int, question: Question,
+         exact: bool = False, time_limit: float = 10.0) -> dict[str, Any]:
+    """`--add-node FILE --target K`: the fewest such nodes for K copies, and the plan of the K
+    copies on the grown cluster. With `exact`, CP-SAT's answer is for the cluster as it is
+    (beside `grow.before`, the greedy count there)."""
+    planner.run()
+    best = exact_answer(planner, question, time_limit) if exact else None
+    found = smallest_growth(planner, cluster, shapes, target, question.templates)
+    doc = describe(found.planner or planner, replace(question, max_copies=target), found.kept, None)
+    doc["maxReached"] = found.nodes is not None
+    doc["grow"] = {"target": target, "nodes": found.nodes, "before": found.before,
+                   "shapes": [n.name for n in shapes],
+                   "added": [n.name for n in (found.planner.cluster.nodes if found.planner else ())
+                             if n.name not in {c.name for c in cluster.nodes}]}
+    if best is not None:
+        doc["exact"] = best.to_dict(found.before)
     return doc
 
 
