@@ -33,39 +33,43 @@ def guard(debug: bool) -> Iterator[None]:
     except MemoryError:
         out_of_memory = True  # answered below, once the failed step's frames are let go
     except Exception as err:  # noqa: BLE001 - the point: no traceback reaches a user
-        if debug:
-            import traceback
+        from podgroup_plan.cli import memory
 
-            text = "".join(traceback.format_exception(err))
-            typer.echo("\n".join(escape_controls(line) for line in text.split("\n")), err=True, nl=False)
-        typer.echo(INTERNAL_ERROR + internal_error_text(err), err=True)
-        raise typer.Exit(EXIT_INTERNAL) from None
+        if memory.is_memory_failure(err):  # a C extension's SystemError at the limit
+            out_of_memory = True  # answered below, as a MemoryError is
+        else:
+            internal_error(err, debug)
     if out_of_memory:
         not_enough_memory()
 
 
+def internal_error(err: Exception, debug: bool) -> None:
+    """One line, exit 3; the traceback first under --debug."""
+    if debug:
+        import traceback
+
+        text = "".join(traceback.format_exception(err))
+        typer.echo("\n".join(escape_controls(line) for line in text.split("\n")), err=True, nl=False)
+    typer.echo(INTERNAL_ERROR + internal_error_text(err), err=True)
+    raise typer.Exit(EXIT_INTERNAL) from None
+
+
 def not_enough_memory() -> None:
     """A MemoryError, wherever it was raised: bad input (too large for this machine or its
-    memory limit), exit 2 with how much the process had used, never an internal error."""
+    memory limit), exit 2 with how much the process had used, never an internal error. The
+    start-up reserve is let go first (cli/memory.py); should even this answer run out of
+    memory, it is written straight to the descriptor and the process ends (exit 2)."""
     import gc
 
+    from podgroup_plan.cli import memory
+
+    memory.release_reserve()
     gc.collect()  # what the failed step built is garbage now: room to print
-    used = peak_memory_mib()
-    typer.echo("podgroup-plan: not enough memory to plan this input"
-               + (f" ({used:,} MiB used)" if used is not None else ""), err=True)
-    raise typer.Exit(EXIT_INPUT)
-
-
-def peak_memory_mib() -> int | None:
-    """The process's peak resident memory in MiB, where the platform tells it."""
     try:
-        import resource
-    except ImportError:  # pragma: no cover - Windows
-        return None
-    import sys
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
-    return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10))
+        typer.echo(memory.message(), err=True)
+    except MemoryError:
+        memory.answer_and_exit()
+    raise typer.Exit(EXIT_INPUT)
 
 
 def internal_error_text(err: BaseException) -> str:

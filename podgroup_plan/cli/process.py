@@ -6,7 +6,8 @@ import os
 import sys
 import threading
 
-from podgroup_plan.cli.app import app
+from podgroup_plan.cli import memory
+from podgroup_plan.cli.app import EXIT_INTERNAL, app
 
 
 def main() -> None:
@@ -22,14 +23,30 @@ def main() -> None:
       about 80 collections, 0.01 s of the demo. Peak memory is unchanged (10,000 pods).
     * The interpreter's teardown (freeing every module and object, about 0.03 s): once the
       command has ended and its output is flushed, the process ends at once (`_exit_at_once`).
+
+    Running out of memory anywhere, even outside a command's guard (while click unwinds it, or
+    as a C extension's SystemError at the address-space limit), is answered with one line and
+    exit 2 (cli/memory.py); any other error that escapes is an internal error (exit 3).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     gc.disable()
     try:
+        memory.take_reserve()
+        memory.numpy_first()
         app(prog_name="podgroup-plan")
     except SystemExit as done:
         _exit_at_once(done.code)
         raise
+    except MemoryError:
+        memory.answer_and_exit()
+    except Exception as err:  # noqa: BLE001 - escaped typer itself: never a traceback
+        if isinstance(err, SystemError) and memory.at_limit():
+            memory.answer_and_exit()
+        from podgroup_plan.cli.guard import INTERNAL_ERROR, internal_error_text
+
+        sys.stderr.write(INTERNAL_ERROR + internal_error_text(err) + "\n")
+        _exit_at_once(EXIT_INTERNAL)
+        raise SystemExit(EXIT_INTERNAL) from None
 
 
 def exit_status(code: object) -> int | None:

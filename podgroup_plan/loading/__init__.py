@@ -28,6 +28,7 @@ from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_lines import FieldLines, format_path, parse_path
 from podgroup_plan.loading.known_fields import IGNORE, STRICT
 from podgroup_plan.loading.paths import STDIN_NAME
+from podgroup_plan.loading.room import ensure_headroom
 from podgroup_plan.loading.reading import decode_text, iter_documents, read_documents
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.unplanned import creates_pods
@@ -158,7 +159,9 @@ def check_and_decode(
     # (apiVersion, kind) -> the known-fields check, or None (no known fields, or --validate=ignore)
     field_checks: dict[tuple[str, str], tuple[str, Check] | None] = {}
     field_issues = issues if validate == STRICT else warnings if warnings is not None else []
-    for doc in docs:
+    for n, doc in enumerate(docs):
+        if not n % 512:
+            ensure_headroom()  # loading/room.py: a clean MemoryError before a crash
         kind, api_version = doc.kind, doc.api_version
         if not kind or not api_version:
             issues.append(_missing_type(doc))

@@ -20,6 +20,8 @@ from typing import Any, Iterator
 
 import orjson
 
+from podgroup_plan.loading.room import ensure_room_to_parse_json
+
 # Longest first: UTF-32LE's mark begins with UTF-16LE's.
 _MARKS = (
     (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
@@ -83,7 +85,9 @@ def as_utf8(data: bytes) -> tuple[bytes, int]:
 
 def loads(data: Any) -> Any:
     """orjson.loads, but running out of memory is a MemoryError (orjson reports it as invalid
-    JSON, "Not enough memory"), never a problem with the input's syntax."""
+    JSON, "Not enough memory"), never a problem with the input's syntax; a document it has no
+    room for is not handed over (loading/room.py: orjson may crash instead)."""
+    ensure_room_to_parse_json(len(data))
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as e:

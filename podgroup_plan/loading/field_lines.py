@@ -61,6 +61,7 @@ class FieldLines:
 
     def __init__(self, stdin_text: str | None = None):
         self._stdin_text = stdin_text
+        self._stdin_bytes: bytes | None = None  # its UTF-8, as reading.read_text parsed it
         self._roots: dict[object, list[yaml.Node] | None] = {}
         self._marks: dict[str, list[tuple[int, int]]] = {}  # file -> (byte, its line), sorted
 
@@ -118,6 +119,9 @@ class FieldLines:
         """The line holding byte `offset` of `file`. Line breaks are counted from the nearest
         byte counted before: problems are located in file order, so a dump is read about once
         however many of its items have problems."""
+        if file == STDIN_NAME:
+            data = self._stdin_data()
+            return None if data is None or offset > len(data) else data.count(b"\n", 0, offset) + 1
         marks = self._marks.setdefault(file, [(0, 1)])
         at, line = marks[bisect.bisect_right(marks, (offset, math.inf)) - 1]
         if at < offset:
@@ -148,7 +152,10 @@ class FieldLines:
 
     def _read(self, file: str, start: int = 0, end: int | None = None) -> str | None:
         if file == STDIN_NAME:
-            return self._stdin_text or ""
+            if start == 0 and end is None:
+                return self._stdin_text or ""
+            data = self._stdin_data()  # an item of a List read item by item: its bytes
+            return None if data is None else data[start:end].decode("utf-8", "surrogatepass")
         if not os.path.isfile(file):  # a pipe read once (opening a named one again would wait)
             return None
         try:
@@ -159,6 +166,12 @@ class FieldLines:
             return decode(data) if start == 0 else data.decode("utf-8")
         except (OSError, UnicodeDecodeError, NotText):
             return None
+
+
+    def _stdin_data(self) -> bytes | None:
+        if self._stdin_bytes is None and self._stdin_text is not None:
+            self._stdin_bytes = self._stdin_text.encode("utf-8", "surrogatepass")
+        return self._stdin_bytes
 
 
 def _child(node: yaml.Node, part: str | int) -> tuple[int, yaml.Node] | None:

@@ -37,7 +37,7 @@ def mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Docume
         yield from _whole(path, text, problems, 0)
         return
     try:
-        yield from _json_documents(path, data, problems)
+        yield from json_documents(path, data, problems)
     finally:
         if isinstance(data, mmap.mmap):
             try:
@@ -46,7 +46,11 @@ def mapped_json_documents(path: str, problems: list[Problem]) -> Iterator[Docume
                 pass
 
 
-def _json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem]) -> Iterator[Document]:
+INVALID_JSON = "invalid JSON: "
+
+
+def json_documents(path: str, data: bytes | mmap.mmap, problems: list[Problem]) -> Iterator[Document]:
+    """The documents of JSON bytes: a large List item by item, anything else parsed whole."""
     try:
         yield from _stream_list(path, data, problems)
         return
@@ -63,7 +67,7 @@ def _whole(path: str, data: bytes, problems: list[Problem], done: int) -> Iterat
     try:
         values = list(json_values(data))
     except orjson.JSONDecodeError as e:
-        problems.append(Problem(path, f"invalid JSON: {e.msg}", line=e.lineno))
+        problems.append(Problem(path, INVALID_JSON + e.msg, line=e.lineno))
         return
     for n, (value, start, end) in enumerate(values):
         if n == 0 and done:

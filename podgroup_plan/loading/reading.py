@@ -13,13 +13,11 @@ from __future__ import annotations
 import sys
 from typing import Iterator, Sequence
 
-import orjson
-
 from podgroup_plan.errors import Problem
 from podgroup_plan.loading.bounded import read_input
-from podgroup_plan.loading.documents import Document, documents_of
-from podgroup_plan.loading.encodings import NotText, decode, json_values
-from podgroup_plan.loading.json_stream import mapped_json_documents
+from podgroup_plan.loading.documents import Document
+from podgroup_plan.loading.encodings import NotText, decode
+from podgroup_plan.loading.json_stream import INVALID_JSON, json_documents, mapped_json_documents
 from podgroup_plan.loading.paths import STDIN, STDIN_NAME, expand_paths
 from podgroup_plan.loading.yaml_stream import yaml_documents
 
@@ -75,16 +73,20 @@ def decode_text(name: str, data: bytes, problems: list[Problem]) -> str | None:
 
 
 def read_text(name: str, text: str, problems: list[Problem]) -> Iterator[Document]:
-    """Text whose format is not told by a file name (stdin): JSON if it parses as JSON."""
+    """Text whose format is not told by a file name (stdin): JSON if it parses as JSON. A large
+    List is parsed item by item as a file is (json_stream.py), never whole: orjson's peak is
+    many times its input (loading/room.py)."""
     if text.lstrip()[:1] in ("{", "["):
         data = text.encode("utf-8", "surrogatepass")
-        try:  # one value, or a stream of them (`kubectl get -o json -w | podgroup-plan ... -`)
-            values = list(json_values(data))
-        except orjson.JSONDecodeError:
-            pass  # YAML flow style or broken JSON: the YAML parser tells which, with a line
-        else:
-            for n, (value, start, _) in enumerate(values):
-                line = data.count(b"\n", 0, start) + 1 if n else 1
-                yield from documents_of(value, name, n + 1, line, (), None, problems)
+        found: list[Problem] = []
+        given = 0
+        # one value, or a stream of them (`kubectl get -o json -w | podgroup-plan ... -`)
+        for doc in json_documents(name, data, found):
+            given += 1
+            yield doc
+        if given or not any(p.message.startswith(INVALID_JSON) for p in found):
+            problems += found
             return
+        # not JSON from its first object on: YAML flow style or broken JSON, and the YAML parser
+        # tells which, with a line
     yield from yaml_documents(name, text, problems)

@@ -224,16 +224,22 @@ def _large_valid_input(path: Path, nodes: int = 2000, pods: int = 20000) -> None
     path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=2))
 
 
-def test_a_large_valid_input_under_a_memory_limit_fails_cleanly(tmp_path):
-    """Under RLIMIT_AS the JSON writer once crashed (exit -11, no message) and the reader called
-    a valid file "invalid JSON: Not enough memory": now every limit gives the plan or exit 2
-    with one line. (Below about 160 MiB numpy's OpenBLAS cannot start at all; at 175 MiB a C
-    extension was seen failing with SystemError, an internal error: not handled yet.)"""
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_large_valid_input_under_a_memory_limit_fails_cleanly(tmp_path, source):
+    """Under RLIMIT_AS the JSON writer once crashed (exit -11, no message), the reader called a
+    valid file "invalid JSON: Not enough memory", a C extension's SystemError escaped typer as a
+    traceback with exit 1 (150-195 MiB), OpenBLAS ended the process with exit 1 when numpy was
+    imported late (250 MiB), and orjson crashed on standard input (200-210 MiB). Now every limit
+    gives the plan or exit 2 with one line, nothing on stdout."""
     _large_valid_input(tmp_path / "big.json")
     answers = []
-    for mib in (200, 1024):
-        result = process("simulate", tmp_path / "big.json", "-o", "json", "--output-file",
-                         tmp_path / "plan.json", memory=mib << 20, timeout=300)
+    for mib in (100, 150, 175, 200, 210, 250, 1024):
+        if source == "file":
+            result = process("simulate", tmp_path / "big.json", "-o", "json", "--output-file",
+                             tmp_path / "plan.json", memory=mib << 20, timeout=300)
+        else:
+            with open(tmp_path / "big.json", "rb") as stdin:
+                result = process("simulate", "-", "-o", "json", stdin=stdin, memory=mib << 20, timeout=300)
         answers.append(result.returncode)
         assert result.returncode in (0, 2), (mib, result.returncode, result.stderr[-500:])
         if result.returncode == 2:
@@ -241,4 +247,34 @@ def test_a_large_valid_input_under_a_memory_limit_fails_cleanly(tmp_path):
             assert len(lines) == 1 and lines[0].startswith(
                 "podgroup-plan: not enough memory to plan this input ("), (mib, result.stderr)
             assert lines[0].endswith(" MiB used)")
-    assert answers[-1] == 0, answers  # and with room, the plan
+            assert result.stdout == ""
+    assert answers[0] == 2 and answers[-1] == 0, answers  # too little is said so; with room, the plan
+
+
+def test_a_system_error_a_c_extension_leaves_when_out_of_memory_is_a_memory_failure():
+    from podgroup_plan.cli import memory
+
+    try:
+        try:
+            raise MemoryError
+        except MemoryError as cause:
+            raise SystemError("<method 'endswith' of 'str' objects> returned a result with an "
+                              "exception set") from cause
+    except SystemError as err:
+        assert memory.is_memory_failure(err)
+    assert not memory.is_memory_failure(ValueError("x"))
+    assert not memory.is_memory_failure(SystemError("a bug, with no limit set"))  # no RLIMIT_AS here
+
+
+def test_orjson_is_not_handed_a_document_it_has_no_room_for(monkeypatch):
+    """orjson's peak is many times its input, and it may crash when an allocation fails."""
+    from podgroup_plan.loading import encodings, room
+
+    data = b'{"a": "' + b"x" * (2 << 20) + b'"}'
+    monkeypatch.setattr(room, "room_left", lambda: 10 * len(data))
+    with pytest.raises(MemoryError):
+        encodings.loads(data)
+    monkeypatch.setattr(room, "room_left", lambda: 100 * len(data))
+    assert len(encodings.loads(data)["a"]) == 2 << 20
+    monkeypatch.setattr(room, "room_left", lambda: None)  # no limit: nothing to check
+    assert encodings.loads(b"[1]") == [1]
