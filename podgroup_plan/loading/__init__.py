@@ -28,8 +28,8 @@ from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_lines import FieldLines, format_path, parse_path
 from podgroup_plan.loading.known_fields import IGNORE, STRICT
 from podgroup_plan.loading.paths import STDIN_NAME
-from podgroup_plan.loading.room import ensure_headroom
 from podgroup_plan.loading.reading import decode_text, iter_documents, read_documents
+from podgroup_plan.loading.room import ensure_headroom
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.unplanned import creates_pods
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
