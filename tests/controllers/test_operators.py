@@ -544,3 +544,18 @@ def test_every_controllers_list_has_its_kind_for_the_analyses():
 
     lists = {f.name for f in fields(Controllers) if f.name != "gang_all"}
     assert set(CONTROLLER_KINDS) == lists
+
+
+@pytest.mark.parametrize("text, old, new, where", [
+    (PYTORCH, "pytorchReplicaSpecs:", "pytorchReplicaSpec:", 'spec.pytorchReplicaSpec: unknown field "pytorchReplicaSpec"; '
+     'did you mean "pytorchReplicaSpecs"?'),
+    (TFJOB, "requests: {cpu: '1'}", "request: {cpu: '1'}", 'spec.tfReplicaSpecs.ps.template.spec.containers[0].resources.'
+     'request: unknown field "request"; did you mean "requests"?'),
+    (LWS, "size: 3", "sizes: 3", 'spec.leaderWorkerTemplate.sizes: unknown field "sizes"; did you mean "size"?'),
+])
+def test_operator_kinds_refuse_unknown_fields_with_their_line(tmp_path, text, old, new, where):
+    """Their Go API types' field names (tools/knownfields/operators.py), pod templates included,
+    as kubectl's strict field validation refuses them for a CRD with a structural schema."""
+    assert old in text
+    found = problems(tmp_path, text.replace(old, new, 1))
+    assert any(where in p for p in found), found

@@ -92,16 +92,10 @@ def test_nothing_close_is_suggested_for_a_far_name():
 def test_every_kind_with_a_schema_has_its_known_fields():
     # A new kind needs its fields in tools/knownfields (and the generated module), so that it
     # is as strict as the others; the scheduler configuration is strict through its schema.
-    # The operators' kinds of issue 28 have no generated known fields yet (their Go types live in
-    # kubeflow/trainer, kubernetes-sigs/lws and ray-project/kuberay, not yet in tools/knownfields):
-    # they are checked by their schemas only, and listed here so that the gap stays visible.
-    not_yet = {"trainer.kubeflow.org/v1alpha1/TrainJob", "trainer.kubeflow.org/v1alpha1/TrainingRuntime",
-               "trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime", "kubeflow.org/v1/PyTorchJob", "kubeflow.org/v1/TFJob",
-               "leaderworkerset.x-k8s.io/v1/LeaderWorkerSet", "ray.io/v1/RayCluster", "ray.io/v1/RayJob"}
     schemas = bundled()
     missing = [f"{v}/{k}" for k in schemas.kinds() for v in schemas.versions(k)
                if kf.type_of(v, k) is None and k != "KubeSchedulerConfiguration"]
-    assert sorted(missing) == sorted(not_yet)
+    assert missing == []
 
 
 def test_the_generated_checks_are_current():
