@@ -51,6 +51,9 @@ class Shape:
     count: int
     eligible: np.ndarray  # bool per node of the state
     per_node: int | None = None  # at most this many on one node (self-repelling hostname anti-affinity)
+    # other shapes its hostname anti-affinity also repels: none of them on a node that holds it
+    repels: tuple[int, ...] = ()
+    terms: tuple = ()  # its self-repelling hostname anti-affinity terms
 
     def to_dict(self) -> dict[str, Any]:
         return {"pods": self.count, "requests": dict(sorted(self.pod.requests.items())),
@@ -173,6 +176,7 @@ def shapes_of(pods: Sequence[Pod], state, cap: Capacity | None = None) -> tuple[
                 elif hit:
                     eligible[i] = False
         per_node = None
+        terms = []
         affinity = pod.affinity
         if affinity is not None:
             if affinity.pod_affinity_required:
@@ -181,6 +185,7 @@ def shapes_of(pods: Sequence[Pod], state, cap: Capacity | None = None) -> tuple[
                 own = _repels(term, pod, pod)
                 if own and term.topology_key == HOSTNAME:
                     per_node = 1
+                    terms.append(term)
                     # a running pod it repels takes its node out
                     for row in np.flatnonzero(eligible):
                         if any(p.key not in cap.evictable and _repels(term, pod, p)
@@ -198,7 +203,10 @@ def shapes_of(pods: Sequence[Pod], state, cap: Capacity | None = None) -> tuple[
                         if p.key not in cap.evictable for hp in p.host_ports}
                 if used & wanted:
                     eligible[int(row)] = False
-        shapes.append(Shape(pod, len(members), eligible, per_node))
+        shapes.append(Shape(pod, len(members), eligible, per_node, terms=tuple(terms)))
+    for shape in shapes:  # the copy's other pods a self-repelling term also repels
+        shape.repels = tuple(i for i, other in enumerate(shapes) if other is not shape
+                             and any(_repels(t, shape.pod, other.pod) for t in shape.terms))
     return shapes, sorted(missing)
 
 
@@ -221,6 +229,7 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
     m = {d: model.new_int_var(0, max_copies, f"m[{d}]") for d in domains}
     model.add(sum(m.values()) <= max_copies)
     c: dict[tuple[int, int], Any] = {}
+    most_of: dict[tuple[int, int], int] = {}  # each c's upper bound
     for s, shape in enumerate(shapes):
         for row in np.flatnonzero(shape.eligible):
             n = int(row)
@@ -236,6 +245,7 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
             most = min(most, shape.count * max_copies)
             if most > 0:
                 c[(n, s)] = model.new_int_var(0, most, f"c[{n},{s}]")
+                most_of[(n, s)] = most
     # a domain holds m[d] times each shape's count, on its own nodes
     for d in domains:
         for s, shape in enumerate(shapes):
@@ -256,6 +266,14 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
             if terms:
                 model.add(sum(a * v for a, v in terms) <= int(free[i, n]))
         model.add(sum(v for _, v in items) <= int(free_pods[n]))
+        # a shape that repels others on its node (hostname anti-affinity; it is 0 or 1 there):
+        # where it is, none of them
+        on_node = dict(items)
+        for s, v in items:
+            for other in shapes[s].repels:
+                w = on_node.get(other)
+                if w is not None:
+                    model.add(w <= most_of[(n, other)] * (1 - v))
         ports: dict[tuple, list[Any]] = {}
         for s, v in items:
             for hp in shapes[s].pod.host_ports:
