@@ -41,7 +41,7 @@ def headroom(
         "(default: the workload's topology constraint, else the zone).")] = None,
     exact: Annotated[bool, typer.Option(
         "--exact", help="Also the most copies any assignment could place (OR-Tools CP-SAT: "
-        "pip install 'podgroup-plan[exact]').")] = False,
+        "python3 -m pip install '.[exact]' in the podgroup-plan checkout).")] = False,
     time_limit: Annotated[str, typer.Option(
         "--time-limit", metavar="SECONDS", help="CP-SAT's time limit for --exact.")] = "10",
     target: Annotated[str | None, typer.Option(

@@ -53,7 +53,7 @@ def what_if(
     executor: Annotated[str, typer.Option(
         "--executor", callback=words_of(EXECUTORS, "an executor"), metavar=metavar(EXECUTORS),
         help="Who plans the scenarios: this process, a local process pool, or a Ray cluster "
-             "(pip install 'podgroup-plan[ray]').")] = EXECUTORS[0],
+             "(python3 -m pip install '.[ray]' in the podgroup-plan checkout).")] = EXECUTORS[0],
     workers: Annotated[str | None, typer.Option(
         "--workers", metavar="N", help="Processes (or a local Ray's CPUs); default: the CPUs.")] = None,
     ray_address: Annotated[str | None, typer.Option(

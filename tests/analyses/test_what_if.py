@@ -208,7 +208,7 @@ def test_each_value_orders_naturally_and_ranks_by_damage(tmp_path):
 @pytest.mark.parametrize("executor", ["processes", "ray"])
 def test_every_executor_gives_the_same_bytes(tmp_path, executor, monkeypatch, request):
     if executor == "ray":
-        pytest.importorskip("ray", reason="ray is not installed (pip install 'podgroup-plan[ray]')")
+        pytest.importorskip("ray", reason="ray is not installed (python3 -m pip install '.[ray]' in the podgroup-plan checkout)")
         import shutil
         import tempfile
 

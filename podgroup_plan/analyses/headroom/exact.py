@@ -1,5 +1,5 @@
 """`headroom --exact`: the largest number of copies *any* assignment could place, with OR-Tools
-CP-SAT (`pip install 'podgroup-plan[exact]'`), beside the greedy count of the scheduler's own
+CP-SAT (`python3 -m pip install '.[exact]' in the podgroup-plan checkout`), beside the greedy count of the scheduler's own
 order.
 
 The model (docs/headroom.md says why this one): copies are identical, so it decides *how many
@@ -215,7 +215,7 @@ def solve(state, shapes: Sequence[Shape], domain_key: str | None, max_copies: in
     try:
         from ortools.sat.python import cp_model
     except ImportError as err:  # pragma: no cover - the extra is in the test extra
-        raise ExactUnavailable("--exact needs OR-Tools: pip install 'podgroup-plan[exact]'") from err
+        raise ExactUnavailable("--exact needs OR-Tools: python3 -m pip install '.[exact]' in the podgroup-plan checkout") from err
     import time
 
     model = cp_model.CpModel()

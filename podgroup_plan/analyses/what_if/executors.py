@@ -3,7 +3,7 @@
 Each executor sends the shared `Sweep` to a worker once (a process pool: pickled into each
 worker by its initializer; Ray: `ray.put` into the object store once, every task reading the
 same object) and then only scenario numbers, and returns the rows in scenario order: the same
-rows whatever ran them. Ray is an optional extra (`pip install 'podgroup-plan[ray]'`); asked for
+rows whatever ran them. Ray is an optional extra (`python3 -m pip install '.[ray]' in the podgroup-plan checkout`); asked for
 without it, the sweep is a usage error, not a traceback.
 """
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _ray(sweep: Sweep, factory: Factory, workers: int | None, address: str | Non
         import ray
     except ImportError as err:
         raise ExecutorUnavailable(
-            "--executor ray needs Ray: pip install 'podgroup-plan[ray]'") from err
+            "--executor ray needs Ray: python3 -m pip install '.[ray]' in the podgroup-plan checkout") from err
     started = False
     if not ray.is_initialized():
         try:
