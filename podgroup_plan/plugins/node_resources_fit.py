@@ -540,6 +540,9 @@ class NodeResourcesFit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugi
         return (total // weight_sum if weight_sum else 0), SUCCESS
 
 
+_BIT_WEIGHTS = np.array([1 << i for i in range(8)], dtype=np.uint8)  # 1, 2, 4, ..., 128
+
+
 def _group_failures(
     masks: list[np.ndarray], unresolvable: np.ndarray, rejected: np.ndarray, reasons: list[str]
 ) -> list[NodeFailure]:
@@ -549,15 +552,17 @@ def _group_failures(
     order of the pattern.
 
     The usual call has a few reasons (too many pods and two or three resources) over the few
-    hundred rows the signature cache refreshes: then one `np.packbits` makes every row's
-    pattern (with a top bit for "rejected", so the rows not rejected stay below it) and one
+    hundred rows the signature cache refreshes: then one product with the bits' weights
+    makes every row's pattern (with a top bit for "rejected", so the rows not rejected stay below it) and one
     `np.bincount` finds the patterns present, where a sort (`np.unique`) cost about twice as
     much. `_group_failures_sorted` is the general path; both give the same list
     (tests/properties/test_fit_filter_shortcuts.py)."""
     bits = len(masks) + 1
     if bits >= 8:
         return _group_failures_sorted(masks, unresolvable, rejected, reasons)
-    code = np.packbits(np.vstack((*masks, unresolvable, rejected)), axis=0, bitorder="little")[0]
+    # row i of the stack carries bit i: its weight 2**i (distinct powers of two below 256, so
+    # the uint8 sums are exact)
+    code = _BIT_WEIGHTS[:bits + 1] @ np.array((*masks, unresolvable, rejected), dtype=np.uint8)
     top = 1 << bits  # the "rejected" bit: a row without it is in no group, whatever its masks say
     binned = np.bincount(code, minlength=1)
     out = []
