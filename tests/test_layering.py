@@ -44,6 +44,7 @@ LAYER_OF = {
     "replay": "analyses",
     "loading": "loading",
     "render": "render",
+    "live": "live",
     "cli": "cli",
     "__main__": "cli",
 }
@@ -71,7 +72,9 @@ MAY_IMPORT: dict[str, set[str]] = {
                  "controllers", "result", "base"},
     "loading": {"controllers", "config", "model", "base"},
     "render": {"result", "base"},
-    "cli": {"loading", "planner", "analyses", "render", "result", "controllers", "config", "model", "base"},
+    # reading a live cluster: the bundled schemas say which kinds the planner reads
+    "live": {"loading", "base"},
+    "cli": {"live", "loading", "planner", "analyses", "render", "result", "controllers", "config", "model", "base"},
     "api": {"loading", "planner", "result", "model", "base"},
 }
 

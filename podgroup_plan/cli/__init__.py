@@ -12,7 +12,9 @@ result to a renderer (render/registry.py). It decides nothing about scheduling.
 
     app.py        the typer app, exit codes, option parsing without pydantic
     options.py    options shared by the commands, choice and count callbacks
-    simulate.py, validate.py, diff.py, explain.py, headroom.py, what_if.py   one command each (COMMAND_MODULES)
+    simulate.py, validate.py, diff.py, explain.py, headroom.py, what_if.py, snapshot.py,
+    deanonymize.py   one command each (COMMAND_MODULES)
+    live_input.py --from-cluster, --context, --kubeconfig; a live cluster's errors (podgroup_plan/live/)
     changes.py    --cordon / --drain / --fail / --add-node, shared by the commands that plan
     inputs.py     manifests, configuration files and gates read, every problem at once
     planning.py   plan() with progress; the configuration checked without planning
@@ -30,11 +32,12 @@ from podgroup_plan.cli.app import app
 
 # One module per command, each registering its command on `app` when imported, in the order
 # the help lists them. A new subcommand is one module here plus its name in this tuple.
-COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "headroom", "what_if", "replay")
+COMMAND_MODULES = ("simulate", "validate", "diff", "explain", "headroom", "what_if", "replay", "snapshot",
+                   "deanonymize")
 
 for _module in COMMAND_MODULES:
     importlib.import_module(f"{__name__}.{_module}")
 
-from podgroup_plan.cli.process import main  # noqa: E402
+from podgroup_plan.cli.process import kubectl_main, main  # noqa: E402
 
-__all__ = ["COMMAND_MODULES", "app", "main"]
+__all__ = ["COMMAND_MODULES", "app", "kubectl_main", "main"]

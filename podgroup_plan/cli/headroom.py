@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from podgroup_plan.cli import changes, emit, inputs
+from podgroup_plan.cli import changes, emit, inputs, live_input
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
@@ -53,6 +53,9 @@ def headroom(
         "-o", "--output", callback=words_of(FORMATS, "an output format"),
         metavar=metavar(FORMATS), help="Output format.")] = FORMATS[0],
     output_file: OutputFileOpt = None,
+    from_cluster: live_input.FromClusterOpt = False,
+    kube_context: live_input.ContextOpt = None,
+    kubeconfig: live_input.KubeconfigOpt = None,
     debug: DebugOpt = False,
     no_expand: NoExpandOpt = False,
     cordon: changes.CordonOpt = None,
@@ -70,7 +73,7 @@ def headroom(
     from podgroup_plan.analyses.headroom.workload import WorkloadProblem, check_template
     from podgroup_plan.planner import Planner
 
-    with guard(debug):
+    with guard(debug), live_input.cluster_input(from_cluster, kubeconfig, kube_context) as live:
         with input_errors():
             count = whole_number(max_copies, "--max")
             limit = float(whole_number(time_limit, "--time-limit"))
@@ -85,7 +88,7 @@ def headroom(
             inputs.check_output_file(output_file, paths,
                                      [scheduler_config, *map(Path, workload), *map(Path, add_node or ())])
             context: list[Any] = []
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates,
+            cluster, (config,), gates = inputs.load([*paths, *live.paths], [scheduler_config], feature_gates,
                                                     keep_context=context)
             templates: list[Template] = []
             problems: list[Problem] = []
@@ -120,5 +123,7 @@ def headroom(
                 raise InputError([Problem("--exact", str(err))]) from None
         if applied is not None:
             doc["notes"] = list(changes.noted_lines(applied))
+        if live.note is not None:
+            doc["notes"] = [*doc.get("notes", ()), live.note]
         emit.emit(HEADROOM, output, doc, output_file, emit.options())
     raise typer.Exit(EXIT_OK)

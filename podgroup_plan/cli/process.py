@@ -28,12 +28,22 @@ def main() -> None:
     as a C extension's SystemError at the address-space limit), is answered with one line and
     exit 2 (cli/memory.py); any other error that escapes is an internal error (exit 3).
     """
+    run("podgroup-plan")
+
+
+def kubectl_main() -> None:
+    """Console-script entry point of the kubectl plugin (`kubectl-podgroup_plan`, so that
+    `kubectl podgroup-plan ...` runs it): the same commands, named as kubectl shows them."""
+    run("kubectl podgroup-plan")
+
+
+def run(prog_name: str) -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     gc.disable()
     try:
         memory.take_reserve()
         memory.numpy_first()
-        app(prog_name="podgroup-plan")
+        app(prog_name=prog_name)
     except SystemExit as done:
         _exit_at_once(done.code)
         raise

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from podgroup_plan.cli import changes, emit, inputs, planning
+from podgroup_plan.cli import changes, emit, inputs, live_input, planning
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.fail_on import FAIL_ON, fail_conditions
 from podgroup_plan.cli.guard import guard, input_errors
@@ -56,6 +56,9 @@ def simulate(
         "--capacity",
         help="Add GPU fragmentation per zone and rack to the table (free GPUs, N-GPU slots left, "
              "before and after the plan). JSON, YAML and HTML always carry it.")] = False,
+    from_cluster: live_input.FromClusterOpt = False,
+    kube_context: live_input.ContextOpt = None,
+    kubeconfig: live_input.KubeconfigOpt = None,
     debug: DebugOpt = False,
     no_expand: NoExpandOpt = False,
     cordon: changes.CordonOpt = None,
@@ -68,15 +71,16 @@ def simulate(
     """Plan the pending pods and PodGroups; show where they land.
 
     Exit 0 when planned, 1 when a --fail-on condition holds, 2 on bad input."""
-    with guard(debug):
+    with guard(debug), live_input.cluster_input(from_cluster, kubeconfig, kube_context) as live:
         with input_errors():
             inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
+            cluster, (config,), gates = inputs.load(
+                [*paths, *live.paths], [scheduler_config], feature_gates, validate=validate)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
             cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(
                 cluster, config, gates, config_file=scheduler_config))
-            result = changes.noted(result, applied)
+            result = live.noted(changes.noted(result, applied))
         emit.emit(RESULT, output, result, output_file, emit.options(
             pods=pods, configuration=configuration_label(scheduler_config, cluster),
             fail_on=tuple(fail_on or ()), capacity=capacity))

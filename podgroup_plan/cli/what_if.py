@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from podgroup_plan.cli import emit, inputs
+from podgroup_plan.cli import emit, inputs, live_input
 from podgroup_plan.cli.app import EXIT_CONDITION, EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.header import configuration_label
@@ -67,6 +67,9 @@ def what_if(
         metavar=metavar(FAIL_ON),
         help="Exit 1 when a scenario leaves a workload down (lost or unschedulable), or when a "
              "scenario could not be planned. Repeatable.")] = None,
+    from_cluster: live_input.FromClusterOpt = False,
+    kube_context: live_input.ContextOpt = None,
+    kubeconfig: live_input.KubeconfigOpt = None,
     debug: DebugOpt = False,
     no_expand: NoExpandOpt = False,
 ) -> None:
@@ -85,7 +88,7 @@ def what_if(
         with_base,
     )
 
-    with guard(debug):
+    with guard(debug), live_input.cluster_input(from_cluster, kubeconfig, kube_context) as live:
         with input_errors():
             count = whole_number(workers, "--workers") if workers is not None else None
             actions = [a for a, on in ((FAIL, fail), (DRAIN, drain), (CORDON, cordon)) if on]
@@ -99,7 +102,7 @@ def what_if(
             configs = [Path(f) for f in config or ()]
             inputs.check_output_file(output_file, paths, [scheduler_config, *configs])
             cluster, (base_config, *variants), base_gates = inputs.load(
-                paths, [scheduler_config, *configs], feature_gates)
+                [*paths, *live.paths], [scheduler_config, *configs], feature_gates)
             cluster = inputs.expansion(cluster, no_expand)
             gate_sets = _gate_sets(gates or [], base_gates)
             scenarios: list[Any] = []
@@ -120,6 +123,8 @@ def what_if(
             except executors.ExecutorUnavailable as err:
                 raise InputError([Problem(f"--executor {executor}", str(err))]) from None
         doc = assemble(sweep, rows)
+        if live.note is not None:
+            doc["notes"] = [live.note]
         # -o html draws the sweep on the map of the unchanged input's plan (the sweep's base)
         emit.emit(WHAT_IF, output, doc, output_file, emit.options(
             configuration=configuration_label(scheduler_config, cluster), plans=(sweep.base,)))

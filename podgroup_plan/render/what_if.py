@@ -83,6 +83,8 @@ def blocks(doc: Mapping[str, Any], width: int) -> list[list[Text]]:
     if failed:
         parts.append(layout.bullets("Scenarios that could not be planned",
                                     [f"{r['name']}: {r['error']}" for r in failed], width))
+    if doc.get("notes"):
+        parts.append(layout.bullets("Notes", doc["notes"], width))
     return parts
 
 
