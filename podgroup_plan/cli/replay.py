@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from podgroup_plan.cli import emit, inputs
+from podgroup_plan.cli import emit, inputs, live_input
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
@@ -70,6 +70,9 @@ def replay(
         "-o", "--output", callback=words_of(FORMATS, "an output format"),
         metavar=metavar(FORMATS), help="Output format (csv: the timeline).")] = FORMATS[0],
     output_file: OutputFileOpt = None,
+    from_cluster: live_input.FromClusterOpt = False,
+    kube_context: live_input.ContextOpt = None,
+    kubeconfig: live_input.KubeconfigOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Replay the input over time: when each workload starts and ends, and why.
@@ -80,7 +83,7 @@ def replay(
     from podgroup_plan.analyses.replay.run import replay as run
     from podgroup_plan.model.timing import parse_duration, parse_time
 
-    with guard(debug):
+    with guard(debug), live_input.cluster_input(from_cluster and trace is None, kubeconfig, kube_context) as live:
         with input_errors():
             problems: list[Problem] = []
             start_at = until_at = until_after = duration = None
@@ -96,10 +99,13 @@ def replay(
                     duration = parse_duration(default_duration)
                 except ValueError as err:
                     problems.append(Problem("--default-duration", str(err)))
+            if from_cluster and trace is not None:
+                problems.append(Problem("--from-cluster", "a trace is a cluster of its own: --from-cluster "
+                                        "does not go with --trace"))
             inputs.check_output_file(output_file, paths, [scheduler_config, config_b])
             loaded: Any = None
             try:
-                loaded = _load(paths, trace, scheduler_config, config_b, feature_gates)
+                loaded = _load([*paths, *live.paths], trace, scheduler_config, config_b, feature_gates)
             except InputError as err:
                 problems += err.problems
             if problems:
@@ -112,6 +118,8 @@ def replay(
                 other = inputs.naming(config_b, lambda: run(
                     cluster, timing, settings, config_b_doc, gates, config_source=str(config_b)))
                 doc = compare(doc, other, str(scheduler_config or "A"), str(config_b))
+        if live.note is not None:  # the replay document has no notes: said beside it
+            typer.echo(f"podgroup-plan: {live.note}", err=True)
         emit.emit(REPLAY, output, doc, output_file, emit.options())
     raise typer.Exit(EXIT_OK)
 
