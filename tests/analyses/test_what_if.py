@@ -290,3 +290,27 @@ def test_a_running_gang_that_loses_one_pod_keeps_the_other_and_its_new_pod_joins
     result = plan(applied.cluster)
     [group] = [g for g in result.pod_groups if g.name == "train"]
     assert group.scheduled_pods == 2
+
+
+def test_bare_pods_of_a_workloads_podgroup_count_under_the_workload(tmp_path):
+    """Pods with no controller, of a PodGroup made from a Workload's template: the workload a
+    user wrote is the Workload (its pods are lost: nothing recreates a bare pod)."""
+    workload = """apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: big, namespace: ml}
+spec:
+  podGroupTemplates:
+  - name: workers
+    schedulingPolicy: {gang: {minCount: 2}}
+"""
+    group = f"""apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {{name: big-workers, namespace: ml, creationTimestamp: "{T0}"}}
+spec:
+  workloadRef: {{workloadName: big, templateName: workers}}
+  schedulingPolicy: {{gang: {{minCount: 2}}}}
+"""
+    ci = cluster(tmp_path, workload, group, pod("big-0", node_name="r1-n1", group="big-workers"),
+                 pod("big-1", node_name="r1-n2", group="big-workers"))
+    row = one(ci, FAIL, f"{RACK}=r1")
+    assert [(w["kind"], w["name"], w["fate"], w["lostPods"]) for w in row["workloads"]] == [("Workload", "big", "lost", 2)]

@@ -53,9 +53,12 @@ class _Touched:
     preempted: int = 0
 
 
-def workload_fates(base: PlanResult, scenario: PlanResult, applied: Applied | None) -> list[dict[str, Any]]:
-    """One entry per workload the scenario touches, sorted by (kind, namespace, name)."""
+def workload_fates(base: PlanResult, scenario: PlanResult, applied: Applied | None,
+                   cluster: ClusterInput | None = None) -> list[dict[str, Any]]:
+    """One entry per workload the scenario touches, sorted by (kind, namespace, name).
+    `cluster` (the scenario's input) says which Workload a PodGroup of bare pods belongs to."""
     touched: dict[WorkloadKey, _Touched] = {}
+    tops = group_workloads(cluster) if cluster is not None else {}
 
     def entry(key: WorkloadKey) -> _Touched:
         return touched.setdefault(key, _Touched())
@@ -64,7 +67,7 @@ def workload_fates(base: PlanResult, scenario: PlanResult, applied: Applied | No
         groups_running = _running_members(applied.cluster)
         min_counts = {(g.namespace, g.name): g.min_count for g in applied.cluster.pod_groups if g.policy == "Gang"}
         for d in applied.displaced:
-            t = entry(_pod_workload(scenario, d.pod))
+            t = entry(_pod_workload(scenario, d.pod, tops))
             t.displaced += 1
             t.gpus += gpus_of(d.pod)
             if d.fate == LOST:
@@ -78,19 +81,19 @@ def workload_fates(base: PlanResult, scenario: PlanResult, applied: Applied | No
         old = before.get((pod.namespace, pod.name))
         if pod.status == PREEMPTED:
             if old is None or old.status != PREEMPTED:
-                entry(_result_workload(scenario, pod)).preempted += 1
+                entry(_result_workload(scenario, pod, tops)).preempted += 1
             continue
         if old is None:
             # a pod only the scenario has: made again for a displaced pod (by expansion or by
             # the change itself); a pod of an untouched workload cannot be new
-            key = _result_workload(scenario, pod)
+            key = _result_workload(scenario, pod, tops)
             if key in touched:
                 touched[key].results.append(pod)
         elif old.status != pod.status:
-            entry(_result_workload(scenario, pod)).results.append(pod)
+            entry(_result_workload(scenario, pod, tops)).results.append(pod)
         elif old.node != pod.node:
             # pending work that lands elsewhere: touched only if the scenario displaced it
-            key = _result_workload(scenario, pod)
+            key = _result_workload(scenario, pod, tops)
             if key in touched:
                 touched[key].results.append(pod)
 
@@ -136,25 +139,44 @@ def _running_members(cluster: ClusterInput) -> dict[tuple[str, str], int]:
     return counts
 
 
-def _pod_workload(result: PlanResult, pod: Pod) -> WorkloadKey:
+Tops = Mapping[tuple[str, str], WorkloadKey]
+
+
+def group_workloads(cluster: ClusterInput) -> dict[tuple[str, str], WorkloadKey]:
+    """(namespace, PodGroup) -> the workload it is part of: the Workload its tree's root names
+    (up through CompositePodGroup parents), else that root (a CompositePodGroup or the group)."""
+    composites = {(c.namespace, c.name): c for c in cluster.composite_pod_groups}
+    out: dict[tuple[str, str], WorkloadKey] = {}
+    for g in cluster.pod_groups:
+        kind, seen = "PodGroup", set()
+        node: Any = g  # a PodGroup, then CompositePodGroups up the tree
+        while node.parent and (g.namespace, node.parent) in composites and node.parent not in seen:
+            seen.add(node.parent)
+            kind, node = "CompositePodGroup", composites[(g.namespace, node.parent)]
+        out[(g.namespace, g.name)] = (("Workload", g.namespace, node.workload_name) if node.workload_name
+                                      else (kind, g.namespace, node.name))
+    return out
+
+
+def _pod_workload(result: PlanResult, pod: Pod, tops: Tops) -> WorkloadKey:
     ref = controller_of(pod)
     return _workload(result, pod.namespace, pod.name, pod.pod_group,
-                     OwnerRef(ref.kind, ref.name) if ref else None)
+                     OwnerRef(ref.kind, ref.name) if ref else None, tops)
 
 
-def _result_workload(result: PlanResult, pod: PodResult) -> WorkloadKey:
-    return _workload(result, pod.namespace, pod.name, pod.pod_group, pod.owner)
+def _result_workload(result: PlanResult, pod: PodResult, tops: Tops) -> WorkloadKey:
+    return _workload(result, pod.namespace, pod.name, pod.pod_group, pod.owner, tops)
 
 
 def _workload(result: PlanResult, namespace: str, name: str, group: str | None,
-              owner: OwnerRef | None) -> WorkloadKey:
-    """The owner at the top of the chain; else the PodGroup a bare pod belongs to (a gang of
-    bare pods is one workload); else the pod."""
+              owner: OwnerRef | None, tops: Tops) -> WorkloadKey:
+    """The owner at the top of the chain; else the Workload (or tree, or PodGroup) a bare pod's
+    group belongs to (a gang of bare pods is one workload); else the pod."""
     root = result.root_owner(namespace, owner)
     if root is not None:
         return (root.kind, namespace, root.name)
     if group:
-        return ("PodGroup", namespace, group)
+        return tops.get((namespace, group), ("PodGroup", namespace, group))
     return ("Pod", namespace, name)
 
 

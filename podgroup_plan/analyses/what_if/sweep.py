@@ -130,12 +130,12 @@ def run_scenario(sweep: Sweep, index: int, plan_fn: PlanFn) -> dict[str, Any]:
     except Exception as err:  # noqa: BLE001 - one broken scenario must not end the sweep
         row["error"] = f"internal error (a bug): {type(err).__name__}: {_one_line(err)}"
         return row
-    row.update(_describe(sweep.base, result, applied))
+    row.update(_describe(sweep.base, result, applied, cluster))
     return row
 
 
-def _describe(base: PlanResult, result: PlanResult, applied: Applied | None) -> dict[str, Any]:
-    workloads = workload_fates(base, result, applied)
+def _describe(base: PlanResult, result: PlanResult, applied: Applied | None, cluster: ClusterInput) -> dict[str, Any]:
+    workloads = workload_fates(base, result, applied, cluster)
     out: dict[str, Any] = {
         "nodes": list(applied.nodes) if applied else [],
         "cordoned": list(applied.cordoned) if applied else [],
