@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Mapping
 
-from podgroup_plan.controllers.names import generate_name
 from podgroup_plan.config.defaults import gate_enabled
+from podgroup_plan.controllers.names import generate_name
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import (
     CompositePodGroup,

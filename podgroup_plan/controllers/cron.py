@@ -70,8 +70,8 @@ def parse_schedule(text: str) -> Schedule:
     fields = text.split()
     if len(fields) != 5:
         raise CronError(f"expected exactly 5 fields, found {len(fields)}: {text}")
-    bits = [_field(f, name) for f, name in zip(fields, ("minute", "hour", "dom", "month", "dow"))]
-    return Schedule(*bits)
+    minute, hour, dom, month, dow = (_field(f, name) for f, name in zip(fields, ("minute", "hour", "dom", "month", "dow")))
+    return Schedule(minute, hour, dom, month, dow)
 
 
 def _duration(text: str) -> timedelta:

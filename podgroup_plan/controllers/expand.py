@@ -95,7 +95,7 @@ def check_limit(found: Controllers) -> None:
              for obj in objects]
     problems = [Problem("<input>", message, kind=kind, namespace=obj.namespace, name=obj.name,
                         path=".".join(pods_asked(kind, obj)[0]))
-                for (kind, obj), _, message in over_limit(asked)]  # type: ignore[misc]
+                for (kind, obj), _, message in over_limit(asked)]
     if problems:
         raise InputError(problems)
 

@@ -1,6 +1,6 @@
 """A Job -> its pods, and the Workload and PodGroup the 1.37 Job controller creates.
 
-Mirrors `pkg/controller/job/job_controller.go` (how many pods, `manageJob`), 
+Mirrors `pkg/controller/job/job_controller.go` (how many pods, `manageJob`),
 `indexed_job_utils.go` (which indexes, `podGenerateNameWithIndex`, the completion-index label and
 annotation), the apiserver's `generateSelector` (job-name and controller-uid labels) and, behind
 the gate `WorkloadWithJob`, `job_scheduling_manager.go` (`shouldManageWorkloadForJob`,
@@ -168,7 +168,7 @@ def _create_workload_and_pod_group(job: Job, workload: str, template: str, name:
     policy = sched.policy if sched is not None else BASIC
     min_count = 1
     if policy == GANG:
-        min_count = sched.min_count if sched.min_count is not None else max(1, job.parallelism)
+        min_count = sched.min_count if sched is not None and sched.min_count is not None else max(1, job.parallelism)
     topology_key = sched.topology_key if sched is not None else None
     disruption = sched.disruption_mode if sched is not None else "single"
     if not ctx.has_workload(job.namespace, workload):

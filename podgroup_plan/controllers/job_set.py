@@ -86,7 +86,7 @@ def _gang(js: JobSet, ctx: Creation, gang_all: bool) -> dict[str, str]:
         if kind != "JobSet" or (shape is None and not own):
             ctx.notes.add(pod_by_pod_note(kind, js.namespace, js.name))
         return {}
-    topology = js.gang.topology_key
+    topology = js.gang.topology_key if js.gang is not None else None
     if shape == "single":
         leaf = Leaf(SINGLE, f"{js.name}-{SINGLE}", sum(sizes.values()), topology)
         ok = make_gang(ctx, kind, js.namespace, js.name, [leaf], None, js.creation_timestamp, js.source)

@@ -10,7 +10,9 @@ again for callers of the API). A planner decision, named in the README's "Input 
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeVar
+
+T = TypeVar("T")  # what over_limit is handed back with its count
 
 # Pods in all for the controllers of one input, and so for any one of them.
 MAX_CONTROLLER_PODS = 200_000
@@ -31,7 +33,7 @@ def pods_asked(kind: str, obj: object, nodes: int = 0) -> tuple[tuple[str, ...],
     if kind in ("PyTorchJob", "TFJob", "LeaderWorkerSet", "RayCluster", "RayJob", "CronJob"):
         from podgroup_plan.controllers.operators import pods_asked as operator_pods
 
-        return operator_pods(kind, obj)  # type: ignore[no-any-return]
+        return operator_pods(kind, obj)
     return ("spec", "replicas"), max(getattr(obj, "replicas", 0) or 0, 0)
 
 
@@ -41,7 +43,7 @@ def _job_pods(job: object) -> int:
     return max(wanted, 0)
 
 
-def over_limit(asked: Iterable[tuple[int, object]]) -> Iterator[tuple[object, int, str]]:
+def over_limit(asked: Iterable[tuple[int, T]]) -> Iterator[tuple[T, int, str]]:
     """For (pods asked, object) of every controller of an input: nothing when they fit the
     limit together, else (object, pods, message) for the biggest and for every other that
     asks for more than a tenth of the limit, biggest first."""

@@ -8,6 +8,7 @@ says what its operator creates, with sources (docs/controllers.md).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from podgroup_plan.controllers.context import Creation
 from podgroup_plan.controllers.cron_job import next_job, reference_time
@@ -79,13 +80,17 @@ def _times(cluster: ClusterInput):
     for pod in cluster.pods:
         yield pod.creation_timestamp
         yield pod.start_time
-    for group in (*cluster.pod_groups, *cluster.composite_pod_groups):
+    groups: tuple[Any, ...] = (*cluster.pod_groups, *cluster.composite_pod_groups)
+    for group in groups:
         yield group.creation_timestamp
     found = cluster.controllers
+    if found is None:
+        return
     for kind in ("jobs", "job_sets", "deployments", "replica_sets", "stateful_sets", "train_jobs",
                  "pytorch_jobs", "tf_jobs", "leader_worker_sets", "ray_clusters", "ray_jobs", "cron_jobs",
                  "daemon_sets"):
-        for obj in getattr(found, kind):
+        objects: tuple[Any, ...] = getattr(found, kind)
+        for obj in objects:
             yield obj.creation_timestamp
     for cj in found.cron_jobs:
         yield cj.last_schedule_time

@@ -81,7 +81,7 @@ def expand_ray_cluster(rc: RayCluster, ctx: Creation, gang_all: bool) -> None:
         # multi-host: whole replica groups, at the lowest free replica indexes
         used = {p.labels.get("ray.io/worker-group-replica-index") for p in have}
         index = 0
-        for n in range(max(0, wg.replicas - len(used))):
+        for _ in range(max(0, wg.replicas - len(used))):
             while str(index) in used:
                 index += 1
             used.add(str(index))

@@ -163,7 +163,7 @@ def decode_ray_job(doc: Document, priorities: PriorityTable, report: Report, mem
     owner = OwnerReference("RayJob", meta["name"], True)
     cluster = None
     if cluster_spec is not None and not selector:
-        extra = ()
+        extra: tuple[dict, ...] = ()
         if mode == "SidecarMode":  # constructRayClusterForRayJob: the submitter rides in the head pod
             extra = ({**SUBMITTER, "image": _image(cluster_spec["headGroupSpec"]["template"])},)
         cluster = cluster_from_spec(doc, cluster_spec, ("spec", "rayClusterSpec"), namespace, "",

@@ -174,7 +174,7 @@ def controller_limits(decoded: Decoded) -> Iterator[Issue]:
         for doc, obj in items:
             path, n = pods_asked(kind, obj, len(decoded.nodes))
             asked.append((n, (doc, path)))
-    for (doc, path), _, message in over_limit(asked):  # type: ignore[misc]
+    for (doc, path), _, message in over_limit(asked):
         yield Issue(doc, path, message)
 
 
