@@ -51,7 +51,7 @@ def simulate(
     pods: Annotated[str, typer.Option(
         "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
-             "or every pod (all). JSON and YAML always list every pod.")] = PODS_SHOWN[0],
+             "or every pending and evicted pod by name (all). JSON and YAML always list them all.")] = PODS_SHOWN[0],
     capacity: Annotated[bool, typer.Option(
         "--capacity",
         help="Add GPU fragmentation per zone and rack to the table (free GPUs, N-GPU slots left, "
@@ -83,7 +83,8 @@ def simulate(
             result = live.noted(changes.noted(result, applied))
         emit.emit(RESULT, output, result, output_file, emit.options(
             pods=pods, configuration=configuration_label(scheduler_config, cluster),
-            fail_on=tuple(fail_on or ()), capacity=capacity))
+            fail_on=tuple(fail_on or ()), capacity=capacity,
+            user_gates=tuple(sorted(gates or {}))))
         held = fail_conditions(result, fail_on or [])
         for line in held:
             typer.echo(f"podgroup-plan: --fail-on {line}", err=True)

@@ -101,6 +101,33 @@ def running_text(group: PodGroupResult) -> str:
     return f"{group.scheduled_pods}/{group.scheduled_pods + group.pending_pods}"
 
 
+def gate_lines(gates: Mapping[str, bool] | None, user_gates: Sequence[str] = ()) -> list[str]:
+    """The header's words on feature gates (the result's `featureGates`: those unlike kube-scheduler
+    v1.37.0's defaults): the ones the user set as the user's, the others as the planner's
+    defaults, with how to match a stock cluster."""
+    if not gates:
+        return []
+
+    def listed(names: list[str]) -> str:
+        return ", ".join(f"{n}={'true' if gates[n] else 'false'}" for n in names)
+
+    mine = sorted(n for n in gates if n in user_gates)
+    planner = sorted(n for n in gates if n not in user_gates)
+    lines = []
+    if mine:
+        lines.append(f"feature gates you set: {listed(mine)}")
+    if planner:
+        on = [n for n in planner if gates[n]]
+        off = [n for n in planner if not gates[n]]
+        words = []
+        if on:
+            words.append(f"gang scheduling on ({', '.join(on)}; off in a stock v1.37.0)")
+        if off:
+            words.append(f"{', '.join(off)} off")
+        lines.append(f"planner defaults: {'; '.join(words)}; --feature-gates to match a stock cluster")
+    return lines
+
+
 def verdict(result: PlanResult) -> str:
     if result.feasible:
         cost = f", by evicting {plural(len(result.victims), 'running pod')}" if result.victims else ""

@@ -50,7 +50,7 @@ def status(value: str | None) -> str:
     return f"**{value}**" if value and value != SCHEDULED else (value or DASH)
 
 
-def heading(result: PlanResult, configuration: str | None = None) -> list[str]:
+def heading(result: PlanResult, configuration: str | None = None, user_gates: tuple[str, ...] = ()) -> list[str]:
     mark = "✅" if result.feasible else "❌"
     word = "feasible" if result.feasible else "not feasible"
     lines = [f"## {mark} podgroup-plan: {word}", "", common.verdict(result), ""]
@@ -59,10 +59,7 @@ def heading(result: PlanResult, configuration: str | None = None) -> list[str]:
     about = [f"kube-scheduler {KUBERNETES_VERSION}",
              f"configuration: {cell(configuration or 'built-in default')} (profile(s): {profiles})",
              common.plural(result.summary.nodes, 'node')]
-    gates = getattr(result, "feature_gates", None)
-    if gates:
-        about.append("feature gates that differ from upstream's defaults: " + ", ".join(
-            f"{k}={'true' if v else 'false'}" for k, v in sorted(gates.items())))
+    about += [cell(line) for line in common.gate_lines(getattr(result, "feature_gates", None), user_gates)]
     lines += ["", "_" + " · ".join(about) + "_"]
     return lines
 
@@ -176,8 +173,8 @@ def notes(items: Sequence[str], title: str = "Notes (what the plan did not apply
 
 
 def render_markdown(result: PlanResult, *, pods: str = "pending",
-                    configuration: str | None = None) -> str:
-    sections = [heading(result, configuration), summary(result)]
+                    configuration: str | None = None, user_gates: tuple[str, ...] = ()) -> str:
+    sections = [heading(result, configuration, user_gates), summary(result)]
     if result.pod_groups:
         sections.append(pod_groups(result))
     if result.composite_pod_groups:
@@ -194,4 +191,5 @@ def render_markdown(result: PlanResult, *, pods: str = "pending",
 
 def render_text(result: PlanResult, options: RenderOptions) -> str:
     """The registry's entry (render/registry.py)."""
-    return render_markdown(result, pods=options.pods, configuration=options.configuration)
+    return render_markdown(result, pods=options.pods, configuration=options.configuration,
+                           user_gates=options.user_gates)

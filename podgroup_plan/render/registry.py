@@ -54,6 +54,9 @@ class RenderOptions:
     label_b: str = "B"
     capacity: bool = False
     plans: tuple[Any, ...] | None = None
+    # the feature gates the user set (--feature-gates): the header names those as the user's and
+    # the others of the result's featureGates as the planner's defaults
+    user_gates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

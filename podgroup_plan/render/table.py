@@ -61,6 +61,8 @@ class View:
     configuration: str | None = None
     # `--capacity`: add the GPU fragmentation section (the result's `capacity`).
     capacity: bool = False
+    # The gates the user set (--feature-gates); the header calls the others planner defaults.
+    user_gates: tuple[str, ...] = ()
     # Lists several sections share, computed once (`memo`): sorting 50,000 pods takes a while.
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -96,14 +98,6 @@ def by_name(items: Sequence) -> list:
 
 # --- header -------------------------------------------------------------------------------------
 
-def gate_text(gates: dict[str, bool] | None) -> str | None:
-    """`A=true, B=false` for the gates that differ from upstream's defaults (the result's
-    `featureGates`, which lists exactly those)."""
-    if not gates:
-        return None
-    return ", ".join(f"{name}={'true' if on else 'false'}" for name, on in sorted(gates.items()))
-
-
 def header(view: View) -> list[Text]:
     result = view.result
     profiles = ", ".join(result.scheduler_names) or "default-scheduler"
@@ -115,11 +109,8 @@ def header(view: View) -> list[Text]:
     lines += layout.wrap(Text(f"configuration: {configuration} ({noun} {profiles})", style="dim"),
                          view.width, 0, 2)
     # featureGates is the result's field for the gates that differ from upstream (contract.md).
-    gates = gate_text(getattr(result, "feature_gates", None))
-    if gates:
-        lines += layout.wrap(Text(f"feature gates that differ from kube-scheduler "
-                                  f"{KUBERNETES_VERSION}'s defaults: {gates}", style="dim"),
-                             view.width, 0, 2)
+    for line in common.gate_lines(getattr(result, "feature_gates", None), view.user_gates):
+        lines += layout.wrap(Text(line, style="dim"), view.width, 0, 2)
     verdict = Text(common.verdict(result), style="bold green" if result.feasible else "bold red")
     lines += layout.wrap(verdict, view.width)
     lines += layout.bullets(None, common.headline_lines(result), view.width)
@@ -437,25 +428,29 @@ def blocks(view: View) -> list[list[Text]]:
 
 
 def print_result(result: PlanResult, console: Console, *, pods: str = PODS_PENDING,
-                 configuration: str | None = None, capacity: bool = False) -> None:
+                 configuration: str | None = None, capacity: bool = False,
+                 user_gates: tuple[str, ...] = ()) -> None:
     """Print on a terminal, in colour, at the console's width."""
-    view = View(result, console.width, pods, configuration, capacity)
+    view = View(result, console.width, pods, configuration, capacity, user_gates)
     layout.render_lines(blocks(view), console=console)
 
 
 def render_table(result: PlanResult, *, width: int = DEFAULT_WIDTH, color: bool = False,
-                 pods: str = PODS_PENDING, configuration: str | None = None, capacity: bool = False) -> str:
+                 pods: str = PODS_PENDING, configuration: str | None = None, capacity: bool = False,
+                 user_gates: tuple[str, ...] = ()) -> str:
     """The table as text (a file, a pipe, tests); colour codes only when `color`."""
-    return layout.render_lines(blocks(View(result, width, pods, configuration, capacity)), color=color)
+    return layout.render_lines(blocks(View(result, width, pods, configuration, capacity, user_gates)),
+                               color=color)
 
 
 # --- the registry's entries (render/registry.py) --------------------------------------------
 
 def render_text(result: PlanResult, options: RenderOptions) -> str:
     return render_table(result, width=options.width, pods=options.pods,
-                        configuration=options.configuration, capacity=options.capacity)
+                        configuration=options.configuration, capacity=options.capacity,
+                        user_gates=options.user_gates)
 
 
 def render_terminal(result: PlanResult, console: Console, options: RenderOptions) -> None:
     print_result(result, console, pods=options.pods, configuration=options.configuration,
-                 capacity=options.capacity)
+                 capacity=options.capacity, user_gates=options.user_gates)

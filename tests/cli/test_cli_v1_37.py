@@ -70,9 +70,13 @@ def test_a_locked_gate_set_away_from_its_default_exits_2():
 
 def test_the_table_header_names_the_planners_gate_defaults():
     result = run("simulate", MANIFESTS, "-o", "table")
-    assert ("feature gates that differ from kube-scheduler v1.37.0's defaults: CompositePodGroup=true, GenericWorkload=true, "
-            "PodGroupPreemptionPolicy=true, TopologyAwareWorkloadScheduling=true, WorkloadWithJob=true") in " ".join(result.stdout.split())
+    assert ("planner defaults: gang scheduling on (CompositePodGroup, GenericWorkload, PodGroupPreemptionPolicy, "
+            "TopologyAwareWorkloadScheduling, WorkloadWithJob; off in a stock v1.37.0); --feature-gates to match a "
+            "stock cluster") in " ".join(result.stdout.split())
+    assert "you set" not in result.stdout
+    mine = run("simulate", MANIFESTS, "-o", "table", "--feature-gates", "WorkloadAwarePreemption=false")
+    assert "feature gates you set: WorkloadAwarePreemption=false" in " ".join(mine.stdout.split())
     upstream = run("simulate", MANIFESTS, "-o", "markdown", "--feature-gates",
                    "CompositePodGroup=false,PodGroupPreemptionPolicy=false,TopologyAwareWorkloadScheduling=false,"
                    "GenericWorkload=false,WorkloadWithJob=false")
-    assert "feature gates that differ" not in upstream.stdout
+    assert "planner defaults" not in upstream.stdout and "you set" not in upstream.stdout

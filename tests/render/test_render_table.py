@@ -161,12 +161,17 @@ def test_header_names_configuration_and_the_gates_that_differ():
     base = sample_plans.mixed()
     # featureGates (contract.md): only the gates that differ from kube-scheduler 1.37's defaults
     with_gates = PlanWithGates(base, {"GenericWorkload": True, "TopologyAwareWorkloadScheduling": False})
-    lines = [line.plain for line in header(View(with_gates, 80, configuration="conf/most.yaml"))]
+    lines = [line.plain for line in header(View(with_gates, 80, configuration="conf/most.yaml",
+                                                user_gates=("TopologyAwareWorkloadScheduling",)))]
     text = " ".join(" ".join(lines).split())
     assert "configuration: conf/most.yaml (profile default-scheduler)" in text
-    assert ("feature gates that differ from kube-scheduler v1.37.0's defaults: GenericWorkload=true, "
-            "TopologyAwareWorkloadScheduling=false") in text
+    # only what the user set is the user's; the rest are the planner's defaults, worded so
+    assert "feature gates you set: TopologyAwareWorkloadScheduling=false" in text
+    assert ("planner defaults: gang scheduling on (GenericWorkload; off in a stock v1.37.0); "
+            "--feature-gates to match a stock cluster") in text
     assert all(len(line) <= 80 for line in lines)
+    defaults = " ".join(line.plain for line in header(View(with_gates, 200)))
+    assert "you set" not in defaults and "planner defaults: gang scheduling on (GenericWorkload;" in defaults
     plain = " ".join(line.plain for line in header(View(base, 80)))
     assert "feature gates" not in plain and "configuration: built-in default" in plain
 
