@@ -559,3 +559,9 @@ def test_operator_kinds_refuse_unknown_fields_with_their_line(tmp_path, text, ol
     assert old in text
     found = problems(tmp_path, text.replace(old, new, 1))
     assert any(where in p for p in found), found
+
+
+def test_daemon_set_is_never_a_gang_even_with_the_gang_flag(tmp_path):
+    ci = expand(with_gangs(load(tmp_path, DAEMON + NODES)), GATES)
+    assert ci.pod_groups == () and ci.workloads == () and {p.pod_group for p in ci.pods} == {None}
+    assert any("never planned as a gang" in n for n in ci.expansion_notes)
