@@ -82,6 +82,8 @@ class PodEvicted:
     priority: int
     preemptor: "Preemptor"
     message: str
+    # the PodDisruptionBudgets (namespace/name) this eviction violates, if any
+    pdbs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,7 +85,11 @@ def held(result: PlanResult, wanted: Iterable[str]) -> list[str]:
                          f"{plural(len(failing), 'group')} {verb}"
                          + (f"; by owner: {', '.join(owners)}" if owners else ""))
     if PREEMPTION_CONDITION in wanted and evicted(result):
-        lines.append(f"{PREEMPTION_CONDITION}: the plan evicts {plural(len(evicted(result)), 'pod')}")
+        violating = [v for v in result.victims if v.pdbs]
+        budgets = sorted({b for v in violating for b in v.pdbs})
+        lines.append(f"{PREEMPTION_CONDITION}: the plan evicts {plural(len(evicted(result)), 'pod')}"
+                     + (f", {len(violating)} of them violating a PodDisruptionBudget ({', '.join(budgets)})"
+                        if violating else ""))
     if INCOMPLETE_CONDITION in wanted and result.missing_node_pods:
         nodes = sorted({n for _, _, n in result.missing_node_pods})
         lines.append(f"{INCOMPLETE_CONDITION}: {plural(len(result.missing_node_pods), 'pod')} bound to "

@@ -117,13 +117,14 @@ class Recorder:
         if self.tracer is not None:
             self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
 
-    def _preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str) -> VictimResult:
+    def _preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str,
+                   pdbs: tuple[str, ...] = ()) -> VictimResult:
         """A placed pod evicted by the plan. `message` is the DisruptionTarget condition's text
-        kube-scheduler writes on the victim."""
+        kube-scheduler writes on the victim; `pdbs` the budgets its eviction violates."""
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, PREEMPTED,
                                                            node=node, reason=None, message=message))
         self.journal.setitem(self.victims, pod.key,
-                             VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor))
+                             VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor, pdbs))
         if self.tracer is not None:
             self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
@@ -407,7 +408,7 @@ _HANDLERS: dict[type, Callable[[Recorder, Any], object]] = {
     ev.TreeWaiting: lambda r, e: r._waiting_composite(e.root, e.message),
     ev.PodBound: lambda r, e: r._scheduled(e.pod, e.node),
     ev.PodFailed: lambda r, e: r._unschedulable(e.pod, e.reason, e.message, e.nominated_node),
-    ev.PodEvicted: lambda r, e: r._preempted(e.pod, e.node, e.priority, e.preemptor, e.message),
+    ev.PodEvicted: lambda r, e: r._preempted(e.pod, e.node, e.priority, e.preemptor, e.message, e.pdbs),
     ev.Preempted: lambda r, e: r._preemption(e.preemptor, [r.victims[p.key] for p in e.victims], e.spared),
     ev.PlacementsTried: lambda r, e: r._placements(e.group, e.trials, e.domain, e.succeeded),
     ev.GroupCycleEnded: lambda r, e: r._group_cycle(e.group, e.reason, e.message),

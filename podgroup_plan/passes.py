@@ -215,8 +215,10 @@ class Passes:
                     continue
                 self.state.forget(pod)
                 self.nominator.clear(pod)
+                pdbs = tuple(self.preemption.budgets.names_covering([pod])) if unit.violates_pdb else ()
                 self.emit(ev.PodEvicted(pod, self.state.node_names[node], unit.priority, preemptor,
-                                        f"{scheduler_name}: preempting to accommodate a higher priority {kind}"))
+                                        f"{scheduler_name}: preempting to accommodate a higher priority {kind}",
+                                        pdbs))
                 evicted.append(pod)
         spared = [(p.namespace, p.name, self.state.node_names[n], tuple(self.preemption.budgets.names_covering([p])))
                   for unit in outcome.spared_by_pdb for p, n in zip(unit.pods, unit.nodes)]

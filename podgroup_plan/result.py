@@ -238,9 +238,12 @@ class VictimResult:
     pod_group: str | None
     priority: int
     preemptor: Preemptor
+    # The PodDisruptionBudgets (namespace/name) the eviction violates: DefaultPreemption evicts
+    # a PDB-violating victim only when no candidate without one fits (docs/preemption.md)
+    pdbs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "namespace": self.namespace,
             "name": self.name,
             "node": self.node,
@@ -248,6 +251,10 @@ class VictimResult:
             "priority": self.priority,
             "preemptor": self.preemptor.to_dict(),
         }
+        if self.pdbs:  # present only when true, so that every other result keeps its bytes
+            out["violatesPDB"] = True
+            out["pdbs"] = list(self.pdbs)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,6 +158,7 @@ def _composite_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
 def _pod_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
     """Every pod of the result (pending ones and evicted ones), and any victim it lacks."""
     evicted_by = common.preemptors(result)
+    violates = {(v.namespace, v.name): v.pdbs for v in result.victims if v.pdbs}
     pods = list(result.pods)
     listed = {(p.namespace, p.name) for p in pods}
     pods += [PodResult(v.namespace, v.name, v.pod_group, "Preempted", node=v.node)
@@ -175,7 +176,9 @@ def _pod_cases(result: PlanResult, wanted: frozenset[str]) -> list[Case]:
         msg = f"{p.status}: {detail}" if detail else p.status
         extra = [f"PodGroup: {p.pod_group}" if p.pod_group else "",
                  f"node: {p.node}" if p.node else "",
-                 f"nominated node: {p.nominated_node}" if p.nominated_node else ""]
+                 f"nominated node: {p.nominated_node}" if p.nominated_node else "",
+                 f"violates PodDisruptionBudget: {', '.join(violates[(p.namespace, p.name)])}"
+                 if (p.namespace, p.name) in violates else ""]
         text = "\n".join([msg] + [x for x in extra if x])
         cases.append(Case(classname, p.name, outcome, p.reason or p.status, msg, text))
     return cases

@@ -154,15 +154,19 @@ def victims(result: PlanResult) -> list[str]:
                                                                "Preempted", node=v.node)
 
     rows = common.fold(listed, lambda v: (labels.pod_owner(pod_of(v)) or (v.namespace, v.name),
-                                          v.pod_group, v.priority, v.preemptor))
+                                          v.pod_group, v.priority, v.preemptor, v.pdbs))
+    # a column for the PodDisruptionBudgets an eviction violates, only when one does
+    pdb_column = any(v.pdbs for v in result.victims)
     table_rows = [[code(common.pods_label(labels, [pod_of(v) for v in same])),
                    cell(common.nodes_cell([v.node for v in same])),
                    cell(labels.group_name(same[0].namespace, same[0].pod_group)), same[0].priority,
                    cell(labels.preemptor(same[0].preemptor.kind, same[0].preemptor.namespace,
                                          same[0].preemptor.name))]
+                  + ([cell(", ".join(same[0].pdbs))] if pdb_column else [])
                   for _, same in rows[:MAX_ROWS]]
     lines = ["### Victims (running pods the plan evicts)", ""] + table(
-        ["Pod", "Node", "PodGroup", "Priority", "Preempted by"], table_rows, align="lllrl")
+        ["Pod", "Node", "PodGroup", "Priority", "Preempted by"] + (["Violates PDB"] if pdb_column else []),
+        table_rows, align="lllrl" + ("l" if pdb_column else ""))
     if len(rows) > MAX_ROWS:
         lines += ["", f"_{len(rows) - MAX_ROWS} more rows not listed; `-o json` lists every one._"]
     return lines

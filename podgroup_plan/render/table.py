@@ -354,9 +354,12 @@ def victims(view: View) -> list[Text]:
     if not view.result.victims:
         return []
     labels = view.labels()
+    # a column for the PodDisruptionBudgets an eviction violates, only when one does
+    pdb_column = any(v.pdbs for v in view.result.victims)
     t = layout.Table("Victims (running pods the plan evicts)", [
         Column("Pod", elide=True), Column("Node"), Column("PodGroup", elide=True),
-        Column("Priority", justify="right"), Column("Preempted by", elide=True)])
+        Column("Priority", justify="right"), Column("Preempted by", elide=True)]
+        + ([Column("Violates PDB", elide=True)] if pdb_column else []))
     listed = by_name(view.result.victims)
     # the evicted pods' records carry their owners (a victim bound in the input has one there)
     evicted = {(p.namespace, p.name): p for p in view.result.pods if p.status == PREEMPTED}
@@ -365,14 +368,15 @@ def victims(view: View) -> list[Text]:
 
     def same_row(v) -> tuple:
         who = labels.pod_owner(pods[(v.namespace, v.name)]) or (v.namespace, v.name)
-        return (who, v.pod_group, v.priority, v.preemptor)
+        return (who, v.pod_group, v.priority, v.preemptor, v.pdbs)
 
     for _, same in common.fold(listed, same_row):
         v, p = same[0], same[0].preemptor
         t.add_row(common.pods_label(labels, [pods[(x.namespace, x.name)] for x in same]),
                   common.nodes_cell([x.node for x in same]),
                   _cell(labels.group_name(v.namespace, v.pod_group)), str(v.priority),
-                  labels.preemptor(p.kind, p.namespace, p.name))
+                  labels.preemptor(p.kind, p.namespace, p.name),
+                  *([_cell(", ".join(v.pdbs) or None)] if pdb_column else []))
     return t.lines(view.width)
 
 
@@ -390,7 +394,8 @@ def preemptions(view: View) -> list[Text]:
         for v in pre.victims:
             by_node.setdefault(v.node, []).append(v)
         for node, here in sorted(by_node.items(), key=lambda kv: natural_ref_key("", kv[0])):
-            names = [f"{ref(v.namespace, v.name)} (priority {v.priority})" for v in by_name(here)]
+            names = [f"{ref(v.namespace, v.name)} (priority {v.priority}"
+                     + (f"; violates PDB {', '.join(v.pdbs)})" if v.pdbs else ")") for v in by_name(here)]
             head.append(f"\n{node}: {', '.join(names)}")
         for namespace, name, node, pdbs in pre.spared:
             head.append(f"\nspared by PDB {', '.join(pdbs)}: {ref(namespace, name)} on {node}")

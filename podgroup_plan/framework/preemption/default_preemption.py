@@ -178,6 +178,7 @@ def select_victims_on_node(
                 spared.append(unit)
             else:
                 num_violations += count
+                unit.violates_pdb = True
         for unit in fine:
             reprieve(unit)
         if violating and fine:

@@ -197,6 +197,7 @@ def _reprieve_all(
                 spared.append(unit)
         else:
             violations += count
+            unit.violates_pdb = True
     for unit in fine:
         reprieve(unit)
     return victims, violations, spared

@@ -46,6 +46,9 @@ class VictimUnit:
     priority: int
     pods: list[Pod] = field(default_factory=list)  # placed pods, sorted by (namespace, name)
     nodes: list[int] = field(default_factory=list)  # node row of each pod when the unit was built
+    # Set when the reprieve evicts it although evicting it violates a PodDisruptionBudget (it
+    # was among FilterVictimsWithPDBViolation's violating victims): the result says so
+    violates_pdb: bool = False
 
     def importance(self) -> tuple:
         """Sort key: the most important unit first (MoreImportantVictim)."""
