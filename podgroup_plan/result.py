@@ -243,7 +243,7 @@ class VictimResult:
     pdbs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "namespace": self.namespace,
             "name": self.name,
             "node": self.node,
