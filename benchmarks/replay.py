@@ -2,7 +2,7 @@
 arriving over about four months; benchmarks/alibaba_trace.py generates it). Prints wall and
 CPU time, the events handled, the cost per event, and the peak memory (ru_maxrss).
 
-    python -m benchmarks.replay [--nodes 1213] [--pods 8152]
+    python -m benchmarks.replay [--nodes 1213] [--pods 8152] [--load 1.2]
 """
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--nodes", type=int, default=1213)
     parser.add_argument("--pods", type=int, default=8152)
+    parser.add_argument("--load", type=float, default=1.2, help="GPU-time asked / offered (>1: queues form)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        nodes_csv, pods_csv = generate(Path(tmp), args.nodes, args.pods)
+        nodes_csv, pods_csv = generate(Path(tmp), args.nodes, args.pods, load=args.load)
         wall, cpu = time.perf_counter(), time.process_time()
         cluster, timing = read_trace(str(nodes_csv), str(pods_csv))
         read_wall, read_cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -33,7 +34,7 @@ def main() -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     s = doc["summary"]
     events = s["events"]
-    print(f"trace: {args.nodes} nodes, {args.pods} pods; read in {read_wall:.2f} s wall ({read_cpu:.2f} s CPU)")
+    print(f"trace: {args.nodes} nodes, {args.pods} pods, load {args.load}; read in {read_wall:.2f} s wall ({read_cpu:.2f} s CPU)")
     print(f"replay: {wall:.2f} s wall, {cpu:.2f} s CPU; {events} events, {1e3 * cpu / max(events, 1):.3f} ms CPU "
           f"per event; {len(doc['timeline'])} timeline rows")
     print(f"started {s['podsStarted']}/{s['pods']}, wait p50/p95/max {s['waitSeconds']['p50']}/"

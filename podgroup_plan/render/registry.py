@@ -110,6 +110,7 @@ FORMATS: Mapping[str, Mapping[str, Format]] = {
         Format("json", "podgroup_plan.render.json_yaml:render_document_json", exact=True),
         Format("markdown", "podgroup_plan.render.replay:render_markdown"),
         Format("csv", "podgroup_plan.render.replay:render_csv"),
+        Format("html", "podgroup_plan.render.replay_html:render_text"),
     ),
 }
 

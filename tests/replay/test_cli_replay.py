@@ -79,3 +79,34 @@ def test_bad_durations_and_times_every_problem_at_once(tmp_path):
     assert f'{path}:26: Pod default/b: metadata.annotations[podgroup-plan.io/duration]: duration "-5s" is negative' in out
     assert "--until" in out and "--default-duration" in out
     assert "Traceback" not in out
+
+
+def test_html_draws_the_utilisation_and_escapes_names(tmp_path):
+    path = write(tmp_path, node("gpu-1"), pod("a", 8, 0, "100s"), pod("b", 8, 10, "50s"))
+    result = invoke(path, "-o", "html")
+    assert result.exit_code == 0, result.output
+    page = result.output
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "GPUs allocated" in page
+    assert "<td>Pod default/b</td>" in page
+
+
+def test_config_b_lists_the_workloads_that_differ(tmp_path):
+    # LeastAllocated (A, the default) spreads the two pods over both nodes; MostAllocated (B) packs.
+    path = write(tmp_path, node("n1"), node("n2"), pod("a", 4, 0, "100s"), pod("b", 4, 10, "100s"))
+    config = tmp_path / "most.yaml"
+    config.write_text("""apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: nvidia.com/gpu, weight: 1}]
+""")
+    doc = json.loads(invoke(path, "-o", "json", "--config-b", config).output)
+    nodes = {w["name"]: w["nodes"] for w in doc["a"]["workloads"]}
+    assert nodes["a"] != nodes["b"]
+    (changed,) = doc["comparison"]["workloads"]
+    assert changed["workload"] == "Pod default/b" and changed["nodesB"] == nodes["a"]

@@ -62,3 +62,44 @@ def test_replay_invariants(specs, nodes):
             ran += (run.end - run.start) * run.gpus
     assert abs(engine.timeline.gpu_seconds - ran) < 1e-6
     assert doc["summary"]["gpuSecondsUsed"] == round(ran, 3)
+
+
+class Unskipping(Engine):
+    """The engine running every cycle, even where nothing that could change its answer changed."""
+
+    def _unchanged(self, unit) -> bool:
+        return False
+
+
+def _replay(engine_class, cluster, timing, start):
+    planner = Planner(cluster)
+    engine = engine_class(planner, Facts(planner.cluster, timing, None, start), start, None, Backoff(), True)
+    engine.adopt_queue()
+    end = engine.run()
+    engine.settle(end)
+    return build_document(engine, end, None)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from([1, 2, 4, 8, 16]), st.integers(1, 150),
+                          st.sampled_from(["a", "b", None])), min_size=1, max_size=12))
+def test_skipping_unchanged_cycles_changes_no_start(specs):
+    """A cycle skipped because no node that could host the pod changed since its last failure
+    (analyses/replay/hosts.py) would have given the same answer: running every cycle gives the
+    same starts, ends, nodes and attempt counts."""
+    start = 1767225600.0
+    cluster_nodes = tuple(Node(f"n{i}", labels={"pool": "a" if i % 2 else "b"},
+                               allocatable={"cpu": 64000, "memory": 1 << 40, GPU: 8}) for i in range(3))
+    pods = tuple(Pod("default", f"p{i:02d}", requests={"cpu": 1000, GPU: gpus},
+                     node_selector={"pool": pool} if pool else {})
+                 for i, (_, gpus, _, pool) in enumerate(specs))
+    timing = {("Pod", "default", f"p{i:02d}"): Timing(duration=float(d), arrival=start + a)
+              for i, (a, _, d, _) in enumerate(specs)}
+    cluster = ClusterInput(nodes=cluster_nodes, pods=pods)
+    fast = _replay(Engine, cluster, timing, start)
+    slow = _replay(Unskipping, cluster, timing, start)
+
+    def shape(doc):
+        return [(w["name"], w["start"], w["end"], w["nodes"], w["attempts"]) for w in doc["workloads"]]
+
+    assert shape(fast) == shape(slow)

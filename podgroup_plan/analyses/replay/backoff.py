@@ -60,3 +60,17 @@ def next_flush(last: float, origin: float) -> float:
     due = last + MAX_IN_UNSCHEDULABLE
     ticks = math.floor((due - origin) / FLUSH_PERIOD) + 1
     return origin + ticks * FLUSH_PERIOD
+
+
+def flush_times(last: float, origin: float, until: float, inclusive: bool, keep: int) -> tuple[list[float], int]:
+    """The flushes of an entity left in the pool from its last attempt `last` until `until`
+    (included or not), each a retry: the first `keep` times, and how many in all. After a
+    flush (on a tick) the next comes 330 s later: the first tick strictly more than 300 s on."""
+    first = next_flush(last, origin)
+    if first > until or (first == until and not inclusive):
+        return [], 0
+    period = MAX_IN_UNSCHEDULABLE + FLUSH_PERIOD
+    count = int((until - first) // period) + 1
+    if not inclusive and first + (count - 1) * period == until:
+        count -= 1
+    return [first + i * period for i in range(min(count, keep))], count

@@ -15,14 +15,18 @@ import math
 from dataclasses import replace
 from typing import Callable
 
+import numpy as np
+
 from podgroup_plan import events as ev
-from podgroup_plan.analyses.replay.backoff import Backoff, next_flush
+from podgroup_plan.analyses.replay.backoff import FLUSH_PERIOD, MAX_IN_UNSCHEDULABLE, Backoff, flush_times, next_flush
 from podgroup_plan.analyses.replay.facts import Facts
+from podgroup_plan.analyses.replay.hosts import hosts
 from podgroup_plan.analyses.replay.timeline import Timeline
 from podgroup_plan.analyses.replay.units import (
     ACTIVE,
     BACKOFF,
     DONE,
+    MAX_ATTEMPTS_KEPT,
     PREEMPTING,
     UNSCHEDULABLE,
     Attempt,
@@ -36,6 +40,8 @@ from podgroup_plan.queue import Entity
 
 END, ARRIVAL, BACKOFF_DONE, FLUSH = 0, 1, 2, 3
 WAITING = "waiting"  # known, not arrived yet
+FLUSH_TRIGGER = "flush (5 minutes in the unschedulable pool)"
+FLUSH_EVERY = MAX_IN_UNSCHEDULABLE + FLUSH_PERIOD  # an entity left in the pool: a flush each 330 s
 GPU = "nvidia.com/gpu"
 # The plugins that register an AssignedPod/Delete event in v1.37.0 (EventsToRegister) with a
 # hint that can answer Queue. A pod that none of its rejecting plugins is among waits for the
@@ -74,6 +80,9 @@ class Engine:
         self.timeline = Timeline(planner.state, GPU)
         self.captured: list = []
         self.events_handled = 0
+        self.hosts_memo: dict = {}
+        self.flush_events: dict[tuple[str, str, str], int] = {}  # unit -> generation of its real flush
+        self.preemptors: dict[PodKey, list[Unit]] = {}  # victim -> the units waiting for it
         self.real_events = 0  # ends and arrivals still to come
         original: Callable = self.passes.emit
 
@@ -187,8 +196,7 @@ class Engine:
             if kind == BACKOFF_DONE and unit.where == BACKOFF:
                 self._to_active(unit, unit.trigger)
             elif kind == FLUSH and unit.where == UNSCHEDULABLE:
-                unit.flushed_at = self.now
-                self._requeue(unit, "flush (5 minutes in the unschedulable pool)")
+                self._requeue(unit, FLUSH_TRIGGER)
 
     def _pod_ends(self, key: PodKey) -> None:
         run = self.runs[key]
@@ -202,11 +210,10 @@ class Engine:
         self.deleted_now.append(run.pod)
         if run.ended_by == "completed":
             self._job_next(run.pod)
-        for unit in list(self.units.values()):
-            if unit.where == PREEMPTING and key in unit.waiting_for_victims:
-                unit.waiting_for_victims.discard(key)
-                if not unit.waiting_for_victims:
-                    self._requeue(unit, f"its victims are gone ({key[0]}/{key[1]} last)")
+        for unit in self.preemptors.pop(key, ()):
+            unit.waiting_for_victims.discard(key)
+            if unit.where == PREEMPTING and not unit.waiting_for_victims:
+                self._requeue(unit, f"its victims are gone ({key[0]}/{key[1]} last)")
 
     def _deletions_seen(self) -> None:
         """The AssignedPod/Delete events of this instant, seen by the queue at once: every pod
@@ -222,23 +229,32 @@ class Engine:
             if not unit.failed_plugins or unit.failed_plugins & DELETE_HINTS:
                 self._requeue(unit, trigger)
 
-    def _bindings_seen(self, bound: list[Pod]) -> None:
+    def _bindings_seen(self, bound: list[tuple[Pod, str]]) -> None:
         """AssignedPod/Add events: a pod in the pool moves when a rejecting plugin's hint says
         the new pods may cure its rejection (the plugins' `requeue_after_bindings`, as the plan's
-        passes use it: inter-pod affinity, topology spread, a gang's missing members)."""
+        passes use it: inter-pod affinity, topology spread, a gang's missing members). A pod of
+        higher priority that could host on a node where a lower-priority pod just bound could
+        preempt it at its next flush: that flush runs as a real event."""
         if not self.pool:
             return
-        trigger = f"{bound[0].namespace}/{bound[0].name} bound" + (f" (and {len(bound) - 1} more)" if len(bound) > 1 else "")
+        pods = [pod for pod, _ in bound]
+        trigger = f"{pods[0].namespace}/{pods[0].name} bound" + (f" (and {len(pods) - 1} more)" if len(pods) > 1 else "")
         for unit in list(self.pool.values()):
             pod = unit.entity.pods[0]
             fwk = self.planner.frameworks.get(pod.scheduler_name)
             if fwk is None:
                 continue
-            for name in sorted(unit.failed_plugins):
-                plugin = fwk.plugin(name)
-                if plugin is not None and plugin.requeue_after_bindings(pod, lambda: bound):
-                    self._requeue(unit, trigger)
-                    break
+            if any((plugin := fwk.plugin(name)) is not None and plugin.requeue_after_bindings(pod, lambda: pods)
+                   for name in sorted(unit.failed_plugins)):
+                self._requeue(unit, trigger)
+            elif (pod.preemption_policy != "Never" and self.flush_events.get(unit.key) != unit.generation
+                  and any(other.priority < unit.priority and (
+                      unit.hosts is None or unit.hosts[self.state.node_index[node]]) for other, node in bound)):
+                self.flush_events[unit.key] = unit.generation
+                due = next_flush(unit.queued_at, self.start)
+                if due <= self.now:  # those up to now are counted; the next one runs
+                    due += (int((self.now - due) // FLUSH_EVERY) + 1) * FLUSH_EVERY
+                self.push(due, FLUSH, (unit, unit.generation))
 
     # ----- queue moves -------------------------------------------------------------------------
 
@@ -255,6 +271,7 @@ class Engine:
 
     def _requeue(self, unit: Unit, trigger: str) -> None:
         """requeueEntityWithQueueingStrategy: to the backoff queue while backing off, else active."""
+        self._catch_up(unit, self.now)
         if self.backoff.backing_off(unit, self.now):
             self._leave(unit)
             unit.where = BACKOFF
@@ -296,8 +313,9 @@ class Engine:
 
     def _attempt(self, unit: Unit) -> None:
         now, trigger = self.now, unit.trigger
-        if unit.version_at_failure == self.state.version and unit.attempt_count:
-            # Nothing changed in the cluster since its last failure: the same cycle, the same answer.
+        if unit.attempt_count and self._unchanged(unit):
+            # Nothing changed since its last failure on any node that could host it: the same
+            # cycle, the same answer (and the same message).
             unit.log(Attempt(now, trigger, "Unschedulable", unit.message))
             self._failed(unit, error=False)
             return
@@ -316,7 +334,7 @@ class Engine:
         for pod, node in bound:
             self._started(pod, node)
         if bound:
-            self._bindings_seen([pod for pod, _ in bound])
+            self._bindings_seen(bound)
         for event in victims:
             preemptor = True
             self._evicted(unit, event)
@@ -331,6 +349,25 @@ class Engine:
         unit.failed_plugins = set(unit.entity.failed_plugins)
         self._failed(unit, error)
 
+    def _unchanged(self, unit: Unit) -> bool:
+        """No node that could host the unit's pods changed since its last failure."""
+        if unit.version_at_failure == self.state.version:
+            return True
+        if unit.hosts is None:
+            return False
+        if not unit.hosts.any():
+            return True
+        return int(self.state.node_version[unit.hosts].max()) <= unit.version_at_failure
+
+    def _hosts_of(self, unit: Unit) -> np.ndarray | None:
+        union = np.zeros(self.state.n, dtype=bool)
+        for pod in unit.entity.pods:
+            mask = hosts(pod, self.state, self.hosts_memo)
+            if mask is None:
+                return None
+            union |= mask
+        return union
+
     def _failed(self, unit: Unit, error: bool) -> None:
         if error:
             unit.error_count += 1
@@ -340,16 +377,20 @@ class Engine:
         unit.queued_at = self.now
         unit.version_at_failure = self.state.version
         self._leave(unit)
+        if unit.hosts is None and unit.attempt_count == 1:
+            unit.hosts = self._hosts_of(unit)
         if unit.waiting_for_victims:
             unit.where = PREEMPTING
+        elif unit.kind == "Pod" and unit.hosts is not None and not unit.hosts.any():
+            # No node can ever host it: no event can move it; its flushes are counted at the end.
+            unit.where, unit.hopeless = UNSCHEDULABLE, True
         elif unit.kind != "Pod":
             # AddAttemptedPodGroupIfNeeded: a rejected group goes to the backoff queue (no pool)
             self._requeue(unit, "backoff")
         else:
+            # In the pool its flushes are counted when it leaves (`_catch_up`), not run as events.
             unit.where = UNSCHEDULABLE
             self.pool[unit.key] = unit
-            self.push(next_flush(max(unit.queued_at, unit.flushed_at or 0.0), self.start), FLUSH,
-                      (unit, unit.generation))
 
     def _started(self, pod: Pod, node: str) -> None:
         run = self.runs[pod.key]
@@ -367,11 +408,36 @@ class Engine:
         if self.state.node_of(pod) is None:
             self.state.assume(pod, self.state.node_index[event.node])
         preemptor.waiting_for_victims.add(pod.key)
+        self.preemptors.setdefault(pod.key, []).append(preemptor)
         if run.ended_by is None:
             run.ended_by = "preempted"
             self.push(self.now + run.grace, END, pod.key)
             if self.facts.owners(pod):
                 self._recreate(pod)
+
+    def _catch_up(self, unit: Unit, until: float, inclusive: bool = False) -> None:
+        """The flushes of the pool until `until`, counted when the unit leaves the pool (or at
+        the end) rather than run one by one: each is a retry whose answer cannot differ from the
+        last one -- every event that could change it (a pod's deletion on a node that could host
+        it, a binding its hints care about) moves the unit itself, and those where a new
+        lower-priority pod could be preempted are run as real events (`_bindings_seen`)."""
+        if unit.where != UNSCHEDULABLE:
+            return
+        room = max(0, MAX_ATTEMPTS_KEPT - len(unit.attempts))
+        times, count = flush_times(unit.queued_at, self.start, until, inclusive, max(room, 1))
+        if not count:
+            return
+        for t in times[:room]:
+            unit.log(Attempt(t, FLUSH_TRIGGER, "Unschedulable", unit.message))
+        unit.attempt_count += count - len(times[:room])
+        unit.unschedulable_count += count
+        # the last flush's retry is the unit's last attempt (its queue timestamp)
+        unit.queued_at = unit.flushed_at = times[0] + (count - 1) * FLUSH_EVERY
+
+    def settle(self, end: float) -> None:
+        """At the end: the flushes of every unit still in the pool, up to the end included."""
+        for unit in self.units.values():
+            self._catch_up(unit, end, inclusive=True)
 
     # ----- controllers ---------------------------------------------------------------------------
 

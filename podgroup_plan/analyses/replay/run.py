@@ -60,6 +60,7 @@ def replay(cluster: ClusterInput, timing: Mapping[TimingKey, Timing], settings: 
         engine.add_running(pod, parse_time(pod.start_time) if pod.start_time else start)
     engine.adopt_queue()
     end = engine.run()
+    engine.settle(end)
     engine.timeline.close(end)
     return build_document(engine, end, settings.focus)
 

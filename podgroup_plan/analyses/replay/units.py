@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.queue import Entity
 
@@ -45,6 +47,10 @@ class Unit:
     attempts: list[Attempt] = field(default_factory=list)
     attempt_count: int = 0
     waiting_for_victims: set[tuple[str, str]] = field(default_factory=set)
+    # the nodes that could ever host its pods (analyses/replay/hosts.py); None: any node may
+    # matter; unset until its first failure
+    hosts: np.ndarray | None = None
+    hopeless: bool = False  # no node can ever host one of its pods: it waits for nothing
     trigger: str = "arrival"  # what last moved it toward the active queue
     generation: int = 0  # bumped on every move: stale timer events are skipped
 
