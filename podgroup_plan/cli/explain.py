@@ -37,6 +37,13 @@ def explain(
     composite_pod_group: Annotated[Optional[str], typer.Option(
         "--composite-pod-group", metavar="NS/NAME", show_default=False,
         help="Explain this CompositePodGroup.")] = None,
+    job: Annotated[Optional[str], typer.Option(
+        "--job", metavar="NS/NAME", show_default=False,
+        help="Explain this Job's PodGroup (its generated name need not be known).")] = None,
+    owner: Annotated[Optional[str], typer.Option(
+        "--owner", metavar="KIND/NS/NAME", show_default=False,
+        help="Explain what this owner made: its PodGroup, its CompositePodGroup tree, or its only pod "
+             "(e.g. JobSet/ml/train, Deployment/web/api).")] = None,
     node: Annotated[Optional[str], typer.Option(
         "--node", metavar="NAME", show_default=False,
         help="Also show this node's verdict from every filter plugin and its scores.")] = None,
@@ -62,16 +69,29 @@ def explain(
         from podgroup_plan import explain as explaining
 
         with input_errors():
+            from podgroup_plan.explain.targets import COMMAND_LINE, parse_owner
+
             given = [(explaining.POD, pod), (explaining.POD_GROUP, pod_group),
-                     (explaining.COMPOSITE_POD_GROUP, composite_pod_group)]
+                     (explaining.COMPOSITE_POD_GROUP, composite_pod_group), ("--job", job), ("--owner", owner)]
             chosen = [(kind, text) for kind, text in given if text is not None]
             if len(chosen) != 1:
-                raise InputError([Problem("-", "explain needs exactly one of --pod, --pod-group "
-                                               "and --composite-pod-group")])
-            target = explaining.parse_target(*chosen[0])
+                raise InputError([Problem(COMMAND_LINE, "explain needs exactly one of --pod, --pod-group, "
+                                                        "--composite-pod-group, --job and --owner")])
+            kind, text = chosen[0]
+            owned = None
+            if kind == "--job":
+                job_target = explaining.parse_target(explaining.POD_GROUP, text, flag="--job")
+                owned = ("Job", job_target.namespace, job_target.name)
+            elif kind == "--owner":
+                owned = parse_owner(text)
+            else:
+                target = explaining.parse_target(kind, text)
             cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
             cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             source = inputs.config_source(scheduler_config)
+            if owned is not None:
+                target = inputs.naming(scheduler_config, lambda: explaining.owner_target(
+                    cluster, *owned, kind, scheduler_config=config, feature_gates=gates, config_source=source))
             document = inputs.naming(scheduler_config, lambda: explaining.explain(
                 cluster, target, scheduler_config=config, feature_gates=gates,
                 config_source=source, node=node, top=int(top)))  # (an int: whole_number)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.explain.pod import explain_pod
+from podgroup_plan.explain.targets import fail, not_found, resolve_owner
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.result import API_VERSION
@@ -34,14 +34,26 @@ class Target:
         return {"kind": self.kind, "namespace": self.namespace, "name": self.name}
 
 
-def parse_target(kind: str, text: str) -> Target:
-    """`NS/NAME` (or `NAME` in namespace `default`)."""
+def parse_target(kind: str, text: str, flag: str | None = None) -> Target:
+    """`NS/NAME` (or `NAME` in namespace `default`); `flag` names the option in an error."""
     namespace, sep, name = text.partition("/")
     if not sep:
         namespace, name = "default", text
     if not namespace or not name or "/" in name:
-        raise InputError([Problem("-", f"--{_flag(kind)} {text!r}: expected NAMESPACE/NAME")])
+        raise fail(f"{flag or '--' + _flag(kind)} {text!r}: expected NAMESPACE/NAME")
     return Target(kind, namespace, name)
+
+
+def owner_target(cluster: ClusterInput, kind: str, namespace: str, name: str, flag: str, *,
+                 scheduler_config: Mapping | None = None, feature_gates: Mapping[str, bool] | None = None,
+                 config_source: str = "<config>", expand: bool = True) -> Target:
+    """The target `--job NS/NAME` or `--owner KIND/NS/NAME` names: planned once to learn which
+    PodGroup (or CompositePodGroup tree, or pod) the owner's controller made, as the tables name
+    it. Raises InputError (with the nearest owners) when there is none."""
+    from podgroup_plan.plan import plan
+
+    result = plan(cluster, scheduler_config, feature_gates, config_source=config_source, expand=expand)
+    return Target(*resolve_owner(result, kind, namespace, name, flag))
 
 
 def _flag(kind: str) -> str:
@@ -60,13 +72,12 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
                   expand=expand, tracer=tracer)
     state = tracer.state
     if node is not None and node not in {n.name for n in cluster.nodes}:
-        raise InputError([Problem("-", f"--node {node}: no such Node in the input")])
+        raise fail(f"--node {node}: no such Node in the input")
     doc: dict[str, Any] = {"apiVersion": API_VERSION, "kind": "Explanation", "target": target.to_dict()}
     if target.kind == POD:
         pod_result = next((p for p in result.pods if (p.namespace, p.name) == target.key), None)
         if pod_result is None:
-            raise InputError([Problem("-", f"--pod {target.namespace}/{target.name}: "
-                                           "no such pending Pod in the input")])
+            raise not_found(result, POD, target.namespace, target.name, "--pod", "no such pending Pod in the input")
         doc.update(explain_pod(pod_result, tracer.pods.get(target.key), tracer, state, top, node))
     else:
         from podgroup_plan.explain.group import explain_group

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from podgroup_plan.errors import InputError, Problem
+from podgroup_plan.explain.targets import not_found
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.explain.would_fit import would_fit
 from podgroup_plan.result import PlanResult
@@ -23,8 +23,8 @@ def explain_group(result: PlanResult, target, tracer: Tracer, state: ClusterStat
         found = next((g for g in result.composite_pod_groups if (g.namespace, g.name) == target.key), None)
         flag = "--composite-pod-group"
     if found is None:
-        raise InputError([Problem("-", f"{flag} {target.namespace}/{target.name}: "
-                                       f"no such {target.kind} in the input")])
+        raise not_found(result, target.kind, target.namespace, target.name, flag,
+                        f"no such {target.kind} in the input")
     group = found.to_dict()
     message = group.get("message")
     if message is None:
