@@ -209,3 +209,26 @@ def test_headroom_takes_the_what_if_changes(tmp_path):
     assert fits("--add-node", extra)[0] == 4
     got = run("headroom", cluster, "--workload", job, "--target", "5")
     assert got.exit_code == 2 and "--target goes with --add-node FILE" in got.output
+
+
+def test_several_workloads_are_added_in_turn_and_by_counts_per_label(tmp_path):
+    """Two 8-GPU nodes in two zones; workloads A (one 8-GPU pod) and B (one 4-GPU pod) added in
+    turn: A's first copy takes a node, B's the other's half, A's second finds no 8 free GPUs:
+    two copies fit, the third (A again) is the first that does not. Per zone: one copy each."""
+    z1 = node("n1").replace("topology.example.com/rack: r1", "topology.example.com/rack: r1, "
+                                                             "topology.kubernetes.io/zone: z1")
+    z2 = node("n2").replace("topology.example.com/rack: r1", "topology.example.com/rack: r1, "
+                                                             "topology.kubernetes.io/zone: z2")
+    cluster = write(tmp_path, "c.yaml", z1, z2)
+    a = write(tmp_path, "a.yaml", gang_job("a", 1, 8))
+    b = write(tmp_path, "b.yaml", gang_job("b", 1, 4))
+    got = run("headroom", cluster, "--workload", a, "--workload", b, "--by", "topology.kubernetes.io/zone",
+              "-o", "json")
+    doc = json.loads(got.stdout)
+    assert [(c["name"], c["workload"]) for c in doc["copies"]] == [("a-h1", "a"), ("b-h2", "b")]
+    assert doc["fits"] == 2 and doc["firstFailure"]["name"] == "a-h3"
+    assert doc["by"] == "topology.kubernetes.io/zone"
+    zones = doc["byDomain"]["topology.kubernetes.io/zone"]
+    assert {z: (v["copies"], v["free"]["nvidia.com/gpu"]) for z, v in zones.items()} in (
+        {"z1": (1, 0), "z2": (1, 4)}, {"z1": (1, 4), "z2": (1, 0)})
+    assert run("headroom", cluster, "--workload", a, "--workload", b, "--exact").exit_code == 2

@@ -106,3 +106,15 @@ def test_what_if_html_writes_one_page_with_the_unchanged_plans_map(tmp_path):
     again = tmp_path / "again.html"
     run("what-if", *DEMO, "--each", RACK, "-o", "html", "--output-file", str(again))
     assert again.read_bytes() == out.read_bytes()
+
+
+def test_the_process_pool_prints_the_same_bytes_as_serial():
+    serial = run("what-if", *DEMO, "--each", RACK, "--drain", "-o", "json")
+    pool = run("what-if", *DEMO, "--each", RACK, "--drain", "-o", "json", "--executor", "processes", "--workers", "2")
+    assert serial.exit_code == pool.exit_code == 0
+    assert pool.stdout == serial.stdout
+
+
+def test_an_unknown_executor_is_a_usage_error():
+    got = run("what-if", *DEMO, "--each", RACK, "--executor", "dask")
+    assert got.exit_code == 2 and "dask" in got.output
