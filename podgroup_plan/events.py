@@ -2,8 +2,8 @@
 
 The queue (queue.py: PreEnqueue gates, profiles), the passes (passes.py) and the tree cycle
 (scheduling/tree_cycle.py) say what happened through `emit(event)`; the recorder (outcome.py) is
-the one that turns the events into a `PlanResult`, and observers (explain's tracer) see the same
-events. Nobody else writes a result.
+the one that turns the events into a `PlanResult`, and tells the plan's observer (explain's
+tracer, podgroup_plan/observer.py) what it wrote. Nobody else writes a result.
 
 Pod and node identities are the model's objects and the state's node rows or names, as the
 emitter has them; no event carries a result object.

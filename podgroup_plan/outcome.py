@@ -18,7 +18,9 @@ from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.config.feature_gates import FeatureGates
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.hierarchy import Hierarchy
 from podgroup_plan.model.objects import Condition, Pod, PodGroup
+from podgroup_plan.observer import PlanObserver
 from podgroup_plan.plugins import registry
 from podgroup_plan.plugins.gang_scheduling import required_count
 from podgroup_plan.queue import snapshot_missing_message
@@ -48,7 +50,8 @@ from podgroup_plan.state.journal import Journal
 
 class Recorder:
     def __init__(self, cluster: ClusterInput, state: ClusterState, gates: FeatureGates,
-                 journal: Journal | None = None):
+                 journal: Journal | None = None, *, hierarchy: Hierarchy | None = None,
+                 observer: PlanObserver | None = None):
         # Every record goes through the journal, so that a Planner's tentative scope can take
         # it back (state/journal.py); outside a scope a write is a plain write.
         self.journal = journal if journal is not None else Journal()
@@ -67,14 +70,14 @@ class Recorder:
         self.preemptions: list[PreemptionSummary] = []
         # group key -> the DisruptionTarget message of its latest eviction
         self.evicted_groups: dict[tuple[str, str], str] = {}
-        # `explain` attaches its Tracer here to see outcomes as they are written; else None.
-        self.tracer = None
+        # `explain`'s tracer, told each outcome as it is written (None otherwise)
+        self.observer = observer
         # the placement algorithm's last run per group, and the domain of its last success
         self.group_placements: dict[tuple[str, str], Sequence[PlacementResult]] = {}
         self.group_domain: dict[tuple[str, str], str | None] = {}
         # CompositePodGroups (gate CompositePodGroup): the trees (model/hierarchy.py, None with
         # the gate off), each CompositePodGroup's latest outcome, and those whose tree waits.
-        self.hierarchy = None
+        self.hierarchy = hierarchy
         self.composite_outcome: dict[tuple[str, str], tuple[str, str | None]] = {}
         self.composite_ever_scheduled: set[tuple[str, str]] = set()
         self.waiting_composites: dict[tuple[str, str], str] = {}
@@ -107,15 +110,15 @@ class Recorder:
         self.journal.append(self.bound_in_order, pod)
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, SCHEDULED,
                                                            node=self.state.node_names[node]))
-        if self.tracer is not None:
-            self.tracer.outcome(pod, SCHEDULED, self.state.node_names[node], None)
+        if self.observer is not None:
+            self.observer.outcome(pod, SCHEDULED, self.state.node_names[node], None)
 
     def _unschedulable(self, pod: Pod, reason: str, message: str, nominated_node: str | None = None) -> None:
         self.journal.setitem(self.pods, pod.key, PodResult(pod.namespace, pod.name, pod.pod_group, UNSCHEDULABLE,
                                                            reason=reason, message=message,
                                                            nominated_node=nominated_node))
-        if self.tracer is not None:
-            self.tracer.outcome(pod, UNSCHEDULABLE, None, message)
+        if self.observer is not None:
+            self.observer.outcome(pod, UNSCHEDULABLE, None, message)
 
     def _preempted(self, pod: Pod, node: str, priority: int, preemptor: Preemptor, message: str,
                    pdbs: tuple[str, ...] = ()) -> VictimResult:
@@ -125,8 +128,8 @@ class Recorder:
                                                            node=node, reason=None, message=message))
         self.journal.setitem(self.victims, pod.key,
                              VictimResult(pod.namespace, pod.name, node, pod.pod_group, priority, preemptor, pdbs))
-        if self.tracer is not None:
-            self.tracer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
+        if self.observer is not None:
+            self.observer.victim(preemptor.kind, preemptor.namespace, preemptor.name, self.victims[pod.key].to_dict())
         if pod.pod_group:
             self.journal.setitem(self.evicted_groups, (pod.namespace, pod.pod_group), message)
         return self.victims[pod.key]
@@ -148,8 +151,8 @@ class Recorder:
         self.journal.setitem(self.group_placements, group.key, trials)
         if domain is not None:
             self.journal.setitem(self.group_domain, group.key, domain)
-        if self.tracer is not None:
-            self.tracer.placement_run(group.namespace, group.name,
+        if self.observer is not None:
+            self.observer.placement_run(group.namespace, group.name,
                                       [p.to_dict() for p in self.group_placements[group.key]])
 
     def _waiting_composite(self, root, message: str) -> None:
@@ -169,13 +172,13 @@ class Recorder:
             self.journal.add(self.composite_ever_scheduled, cpg.key)
         if trials is not None:
             self._placements(cpg, trials, domain, scheduled)
-        if self.tracer is not None:
-            self.tracer.group_cycle(cpg.namespace, cpg.name, "Scheduled" if scheduled else "Unschedulable",
+        if self.observer is not None:
+            self.observer.group_cycle(cpg.namespace, cpg.name, "Scheduled" if scheduled else "Unschedulable",
                                     message or "")
 
     def _group_cycle(self, group: PodGroup, reason: str, message: str) -> None:
-        if self.tracer is not None:
-            self.tracer.group_cycle(group.namespace, group.name, reason, message)
+        if self.observer is not None:
+            self.observer.group_cycle(group.namespace, group.name, reason, message)
         if reason != "Scheduled" and group.key in self.group_ever_scheduled:
             # updatePodGroupCondition (v1.37.0) never turns a True condition back to False: a
             # later cycle of a scheduled group (its leftover pods' retry) leaves it as it is.

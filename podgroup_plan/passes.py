@@ -17,7 +17,7 @@ queueing hint of a plugin that rejected it would requeue it (`_worth_retrying`).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import Callable, Mapping
 
 from podgroup_plan import events as ev
 from podgroup_plan.config.defaults import gate_enabled
@@ -29,6 +29,7 @@ from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.framework.status import Code, Status
 from podgroup_plan.model.hierarchy import TreeNode
 from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup
+from podgroup_plan.observer import PlanObserver
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.queue import Entity
 from podgroup_plan.result import Preemptor
@@ -39,9 +40,6 @@ from podgroup_plan.scheduling.schedule_one import schedule_pod
 from podgroup_plan.scheduling.tree_cycle import TreeCycle
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.journal import Journal
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.explain.trace import Tracer
 
 ProgressFn = Callable[[int, int], None]
 
@@ -55,13 +53,13 @@ class Passes:
 
     def __init__(self, state: ClusterState, frameworks: Mapping[str, Framework], gates: Mapping[str, bool],
                  record: Recorder, live: list[Pod], nominator: Nominator, preemption: PreemptionContext,
-                 tracer: "Tracer | None" = None, journal: Journal | None = None):
+                 observer: PlanObserver | None = None, journal: Journal | None = None):
         self.journal = journal if journal is not None else Journal()
         # What the passes decide goes to the recorder as events (events.py), the one writer
         # of the result; the passes read back only what they bound (queueing hints) and evicted.
         self.emit: ev.Emit = record.emit
         self.state = state
-        self.tracer = tracer
+        self.observer = observer
         self.frameworks = frameworks
         self.record = record
         self.preemption_policy_gate = preemption.policy_gate
@@ -105,8 +103,8 @@ class Passes:
         cycles = 0
         self.productive_passes = 0
         while todo:
-            if self.tracer is not None:
-                self.tracer.new_pass()
+            if self.observer is not None:
+                self.observer.pass_started()
             changed = False
             still: list[Entity] = []
             for position, entity in enumerate(todo, 1):
@@ -226,13 +224,14 @@ class Passes:
         self.journal.setattr(self, "evictions_version", self.clock())
 
     def _group_cycle(self, entity: Entity, group: PodGroup) -> bool:
-        if self.tracer is None:
+        observer = self.observer
+        if observer is None:
             return self._run_group_cycle(entity, group)
-        self.tracer.scope = f"PodGroup {group.namespace}/{group.name}"
+        observer.group_cycle_started(f"PodGroup {group.namespace}/{group.name}")
         try:
             return self._run_group_cycle(entity, group)
         finally:
-            self.tracer.scope = "pod"
+            observer.group_cycle_finished()
 
     def _run_group_cycle(self, entity: Entity, group: PodGroup) -> bool:
         """The group's cycles, as many as kube-scheduler runs back to back. After a successful
@@ -300,8 +299,8 @@ class Passes:
         outcome = post_status = None
         if status.code == Code.UNSCHEDULABLE:
             outcome, post_status = fwk.run_pod_group_post_filter(group, pods, self.state, scheduling_func=rerun)
-        if outcome is not None and self.tracer is not None:
-            self.tracer.preemption(group.namespace, group.name, outcome)
+        if outcome is not None and self.observer is not None:
+            self.observer.preemption(group.namespace, group.name, outcome)
         if outcome is None and post_status is not None:
             outcome = PreemptionOutcome(post_status)  # the runner's own answer (no plugin, an error)
         return outcome
@@ -321,8 +320,9 @@ class Passes:
 
     def _tree_cycle(self, entity: Entity, tree: TreeNode) -> bool:
         """A root CompositePodGroup's cycle (scheduling/tree_cycle.py)."""
-        if self.tracer is not None:
-            self.tracer.scope = f"CompositePodGroup {tree.group.namespace}/{tree.group.name}"
+        observer = self.observer
+        if observer is not None:
+            observer.group_cycle_started(f"CompositePodGroup {tree.group.namespace}/{tree.group.name}")
         try:
             # Like a PodGroup's (`_run_group_cycle`): a root that succeeded with pods left over
             # is requeued at once and runs again for them (AddAttemptedPodGroupIfNeeded).
@@ -333,20 +333,21 @@ class Passes:
                 if not (cycle.succeeded and entity.pods):
                     return changed
         finally:
-            if self.tracer is not None:
-                self.tracer.scope = "pod"
+            if observer is not None:
+                observer.group_cycle_finished()
 
     def _rerun(self, fwk: Framework, group: PodGroup, pods: list[Pod]) -> tuple[list, Status]:
         """Workload-aware preemption's re-run of the whole root algorithm (placement included)
         on the cluster as the preemption left it; it proposes, nothing it places stays."""
-        if self.tracer is not None:
-            self.tracer.rerun = True
+        observer = self.observer
+        if observer is not None:
+            observer.rerun_started()
         try:
             result = run_root_algorithm(fwk, group, pods, self.state, self.placement_algorithm)
             return (result.assignments if result.status.is_success() else []), result.status
         finally:
-            if self.tracer is not None:
-                self.tracer.rerun = False
+            if observer is not None:
+                observer.rerun_finished()
 
     def _group_failed(self, group: PodGroup, result: GroupCycleResult, outcome: PreemptionOutcome | None) -> None:
         """Record a failed group cycle the way submitPodGroupAlgorithmResult reports it, with the

@@ -6,15 +6,13 @@ builds the frameworks and the cluster state, and runs the passes over the simula
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.observer import PlanObserver
 from podgroup_plan.passes import ProgressFn
 from podgroup_plan.planner import Planner
 from podgroup_plan.result import PlanResult
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.explain.trace import Tracer
 
 __all__ = ["ProgressFn", "plan"]
 
@@ -26,14 +24,15 @@ def plan(
     progress: ProgressFn | None = None,
     config_source: str = "<config>",
     expand: bool = True,
-    tracer: "Tracer | None" = None,
+    observer: PlanObserver | None = None,
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
     dict, read from `config_source`) wins over one found among the manifests. `feature_gates`
     holds the gates set (`--feature-gates`); the others take the planner's defaults. With
     `expand`, Jobs, JobSets, Deployments, ReplicaSets and StatefulSets first get the pods their
     controllers would create (podgroup_plan/controllers). Raises InputError for a bad
-    configuration or bad feature gates."""
+    configuration or bad feature gates. `observer` (`explain`'s tracer) is notified as the plan
+    runs (podgroup_plan/observer.py)."""
     planner = Planner(cluster, scheduler_config, feature_gates, config_source=config_source,
-                      expand=expand, tracer=tracer)
+                      expand=expand, observer=observer)
     return planner.plan(progress)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import fields, replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from podgroup_plan.config.configuration import Configuration, resolve_configuration
 from podgroup_plan.config.defaults import gate_enabled
@@ -41,6 +41,7 @@ from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
 from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, Workload
+from podgroup_plan.observer import PlanObserver
 from podgroup_plan.outcome import Recorder
 from podgroup_plan.passes import JournaledNominator, Passes, ProgressFn
 from podgroup_plan.plugins import registry
@@ -48,9 +49,6 @@ from podgroup_plan.queue import Entity, build_queue
 from podgroup_plan.result import PlanResult
 from podgroup_plan.state.cluster import ClusterState
 from podgroup_plan.state.journal import Journal
-
-if TYPE_CHECKING:  # pragma: no cover
-    from podgroup_plan.explain.trace import Tracer
 
 GroupKey = tuple[str, str]
 
@@ -76,19 +74,20 @@ class Planner:
     the others take the planner's defaults. With `expand`, Jobs, JobSets, Deployments,
     ReplicaSets and StatefulSets get the pods their controllers would create
     (podgroup_plan/controllers). Raises InputError for a bad configuration or bad feature gates.
-    `tracer` is `explain`'s (podgroup_plan/explain); None otherwise."""
+    `observer` is notified of the cycles, the passes and the outcomes as they happen
+    (podgroup_plan/observer.py: `explain`'s tracer); None otherwise."""
 
     def __init__(self, cluster: ClusterInput, scheduler_config: Mapping | None = None,
                  feature_gates: Mapping[str, bool] | None = None, *, config_source: str = "<config>",
-                 expand: bool = True, tracer: "Tracer | None" = None):
+                 expand: bool = True, observer: PlanObserver | None = None):
         configuration = resolve_configuration(scheduler_config, feature_gates, cluster.scheduler_config,
                                               cluster.scheduler_config_source, config_source)
-        self._build(configuration, cluster, expand, tracer)
+        self._build(configuration, cluster, expand, observer)
 
     # ----- building ----------------------------------------------------------------------
 
     def _build(self, configuration: Configuration, cluster: ClusterInput, expand: bool,
-               tracer: "Tracer | None") -> None:
+               observer: PlanObserver | None) -> None:
         self.configuration = configuration
         self.gates = gates = configuration.gates
         self.expand = expand
@@ -107,7 +106,7 @@ class Planner:
         self.state = ClusterState(cluster.nodes, running, {r for p in pending for r in p.requests})
         # What every profile's cycles share, handed to each framework: the nominations (seeded
         # from the input's status.nominatedNodeName), preemption's victim units and budgets,
-        # and `explain`'s tracer (None otherwise).
+        # and the observer (`explain`'s tracer; None otherwise).
         columns_only = cluster_reads_columns_only(cluster, live)
         nominator = JournaledNominator(columns_only, self.journal)
         seed(nominator, pending, self.state)
@@ -118,15 +117,13 @@ class Planner:
             policy_gate=gate_enabled(gates, "PodGroupPreemptionPolicy"),
         )
         self.frameworks: dict[str, Framework] = {
-            name: Framework(profile, self.handle, registry.IMPLEMENTED, nominator=nominator, observer=tracer,
+            name: Framework(profile, self.handle, registry.IMPLEMENTED, nominator=nominator, observer=observer,
                             preemption=preemption)
             for name, profile in sorted(configuration.profiles.items())}
-        self.record = Recorder(cluster, self.state, gates, self.journal)
-        self.record.tracer = tracer
-        self.record.hierarchy = trees
+        self.record = Recorder(cluster, self.state, gates, self.journal, hierarchy=trees, observer=observer)
         self.trees = trees
         entities = build_queue(cluster, pending, running, self.frameworks, gates, self.record.emit, trees)
-        self.passes = Passes(self.state, self.frameworks, gates, self.record, live, nominator, preemption, tracer,
+        self.passes = Passes(self.state, self.frameworks, gates, self.record, live, nominator, preemption, observer,
                              self.journal)
         self.passes.queue = entities
         # True once the passes ran over everything queued (plan(), run()); submit() clears it
@@ -146,12 +143,12 @@ class Planner:
             return build_hierarchy(cluster)
         return None
 
-    def derive(self, cluster: ClusterInput, *, tracer: "Tracer | None" = None) -> "Planner":
+    def derive(self, cluster: ClusterInput, *, observer: PlanObserver | None = None) -> "Planner":
         """A new Planner for another input (nodes removed, pods evicted, ...) with this one's
         resolved configuration and feature gates (not resolved again: a configuration found
         among `cluster`'s manifests is not read). Nothing is shared with this Planner's state."""
         other = Planner.__new__(Planner)
-        other._build(self.configuration, cluster, self.expand, tracer)
+        other._build(self.configuration, cluster, self.expand, observer)
         return other
 
     # ----- planning ------------------------------------------------------------------------

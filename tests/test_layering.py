@@ -33,6 +33,7 @@ LAYER_OF = {
     "passes": "planner",
     "queue": "planner",
     "outcome": "planner",
+    "observer": "planner",
     "result": "result",
     "diff": "result",
     "fail_on": "result",
@@ -81,10 +82,6 @@ MAY_IMPORT: dict[str, set[str]] = {
 # Imports that break the table today, each with the helper whose work removes it. The list is to
 # go; a new entry needs a reason.
 KNOWN_EXCEPTIONS: set[tuple[str, str]] = {
-    # core-planner (issue 23 part A): explain becomes an observer the planner only notifies
-    ("podgroup_plan.plan", "podgroup_plan.explain.trace"),
-    ("podgroup_plan.planner", "podgroup_plan.explain.trace"),
-    ("podgroup_plan.passes", "podgroup_plan.explain.trace"),
     # operators (issue 28): the DaemonSet controller's toleration check reuses the plugins'
     # taint helper (upstream: component-helpers); the helper is to move below both
     ("podgroup_plan.controllers.daemon_set", "podgroup_plan.plugins.helper.taint"),

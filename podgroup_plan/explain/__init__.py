@@ -14,6 +14,7 @@ from podgroup_plan.explain.pod import explain_pod
 from podgroup_plan.explain.targets import fail, not_found, resolve_owner
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.model.cluster_input import ClusterInput
+from podgroup_plan.model.objects import CompositePodGroup, PodGroup
 from podgroup_plan.result import API_VERSION
 
 POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"
@@ -69,7 +70,7 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
 
     tracer = Tracer(target, _parents(cluster))
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,
-                  expand=expand, tracer=tracer)
+                  expand=expand, observer=tracer)
     state = tracer.state
     if node is not None and node not in {n.name for n in cluster.nodes}:
         raise fail(f"--node {node}: no such Node in the input")
@@ -90,7 +91,8 @@ def _parents(cluster: ClusterInput) -> dict[tuple[str, str], tuple[str, str] | N
     """Group key -> its parent CompositePodGroup's key (`parentCompositePodGroupName`), for
     PodGroups and CompositePodGroups alike, so that a composite target sees its whole tree."""
     parents: dict[tuple[str, str], tuple[str, str] | None] = {}
-    for group in (*cluster.pod_groups, *cluster.composite_pod_groups):
+    groups: tuple[PodGroup | CompositePodGroup, ...] = (*cluster.pod_groups, *cluster.composite_pod_groups)
+    for group in groups:
         parents[group.key] = (group.namespace, group.parent) if group.parent else None
     return parents
 

@@ -11,11 +11,12 @@ from typing import Any
 from podgroup_plan.explain.targets import not_found
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.explain.would_fit import would_fit
-from podgroup_plan.result import PlanResult
+from podgroup_plan.result import CompositePodGroupResult, PlanResult, PodGroupResult
 from podgroup_plan.state.cluster import ClusterState
 
 
 def explain_group(result: PlanResult, target, tracer: Tracer, state: ClusterState | None) -> dict[str, Any]:
+    found: PodGroupResult | CompositePodGroupResult | None
     if target.kind == "PodGroup":
         found = next((g for g in result.pod_groups if (g.namespace, g.name) == target.key), None)
         flag = "--pod-group"

@@ -17,6 +17,7 @@ from podgroup_plan.model.objects import Pod
 from podgroup_plan.result import PodResult
 from podgroup_plan.state.cluster import ClusterState
 
+
 def code_text(code: int) -> str:
     """A status code as upstream names it (`Unschedulable`, `UnschedulableAndUnresolvable`)."""
     return Code(int(code)).upstream_name
@@ -126,27 +127,29 @@ def _filters(cycle: PodCycle) -> list[dict[str, Any]]:
 def _scores(cycle: PodCycle, state: ClusterState, top: int, extra: str | None) -> list[dict[str, Any]]:
     """The chosen node and the next best `top`, plus `extra` when it was scored, each with its
     per-plugin raw, normalised and weighted scores. Order: total descending, then name."""
-    if cycle.feasible is None or not cycle.scores:
+    feasible = cycle.feasible
+    if feasible is None or not cycle.scores:
         return []
     totals = cycle.totals()
-    order = sorted(range(len(cycle.feasible)), key=lambda j: (-int(totals[j]), int(cycle.feasible[j])))
+    order = sorted(range(len(feasible)), key=lambda j: (-int(totals[j]), int(feasible[j])))
     keep = order[: top + 1]
     chosen_pos = None
     if cycle.node is not None:
-        hit = np.flatnonzero(cycle.feasible == cycle.node)
+        hit = np.flatnonzero(feasible == cycle.node)
         chosen_pos = int(hit[0]) if len(hit) else None
     if chosen_pos is not None and chosen_pos not in keep:
         keep.append(chosen_pos)
     if extra is not None:
         row = state.node_index.get(extra)
-        hit = np.flatnonzero(cycle.feasible == row) if row is not None else []
+        hit = np.flatnonzero(feasible == row) if row is not None else np.zeros(0, dtype=np.intp)
         if len(hit) and int(hit[0]) not in keep:
             keep.append(int(hit[0]))
-    keep.sort(key=lambda j: (-int(totals[j]), int(cycle.feasible[j])))
-    return [_node_scores(cycle, state, j, int(totals[j]), j == chosen_pos) for j in keep]
+    keep.sort(key=lambda j: (-int(totals[j]), int(feasible[j])))
+    return [_node_scores(cycle, state, j, int(feasible[j]), int(totals[j]), j == chosen_pos) for j in keep]
 
 
-def _node_scores(cycle: PodCycle, state: ClusterState, j: int, total: int, chosen: bool) -> dict[str, Any]:
+def _node_scores(cycle: PodCycle, state: ClusterState, j: int, node: int, total: int, chosen: bool) -> dict[str, Any]:
+    """The scores of the `j`th feasible node (row `node`)."""
     plugins = []
     for s in cycle.scores:
         entry: dict[str, Any] = {"plugin": s.plugin, "weight": s.weight, "raw": int(s.raw[j]),
@@ -155,7 +158,7 @@ def _node_scores(cycle: PodCycle, state: ClusterState, j: int, total: int, chose
         if s.skipped:
             entry["skipped"] = True
         plugins.append(entry)
-    return {"node": state.node_names[int(cycle.feasible[j])], "total": total, "chosen": chosen, "plugins": plugins}
+    return {"node": state.node_names[node], "total": total, "chosen": chosen, "plugins": plugins}
 
 
 def _node_verdict(cycle: PodCycle, state: ClusterState, name: str) -> dict[str, Any]:
@@ -179,5 +182,5 @@ def _node_verdict(cycle: PodCycle, state: ClusterState, name: str) -> dict[str, 
         pos = np.flatnonzero(cycle.feasible == row)
         if len(pos):
             j = int(pos[0])
-            out["scores"] = _node_scores(cycle, state, j, int(cycle.totals()[j]), cycle.node == row)
+            out["scores"] = _node_scores(cycle, state, j, row, int(cycle.totals()[j]), cycle.node == row)
     return out

@@ -1,8 +1,11 @@
 """Recording the cycles of one target while the plan runs (`podgroup-plan explain`).
 
-The plan is run once, exactly as `simulate` runs it, with a `Tracer` attached to every
-framework. Each time the single-pod algorithm (`scheduling/schedule_one.py`) finishes a cycle
-for a pod the tracer is interested in, the tracer asks the same plugin instances, on the same
+The plan is run once, exactly as `simulate` runs it, with a `Tracer` as its observer
+(podgroup_plan/observer.py): the planner hands it to every framework, to the passes and to the
+recorder, and only notifies it; the tracer keeps its own account of where the cycles run (which
+pass, which group cycle, which placement trial, whether a preemption re-run). Each time the
+single-pod algorithm (`scheduling/schedule_one.py`) finishes a cycle for a pod the tracer is
+interested in, the tracer asks the same plugin instances, on the same
 cluster state (nothing has been assumed yet), what each of them says about every node of the
 cycle's view and how each scored the feasible nodes. That costs one extra filter pass per
 plugin and one score pass per plugin for the target's own cycles only; every other pod's cycle
@@ -14,7 +17,7 @@ property test checks it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +28,7 @@ from podgroup_plan.plugins.taint_toleration import COMPARISON_OPERATORS_GATE
 from podgroup_plan.state.cluster import ClusterState, PodKey
 
 if TYPE_CHECKING:  # pragma: no cover
+    from podgroup_plan.framework.nominator import Relevant
     from podgroup_plan.framework.runtime import Framework
     from podgroup_plan.scheduling.schedule_one import PodScheduleResult
 
@@ -91,7 +95,7 @@ class PodCycle:
 class Tracer:
     """Records the cycles of one target's pods: a pod, the pods of a PodGroup, or the pods of
     every PodGroup below a CompositePodGroup (`parents` maps a group key to its parent's).
-    Attach with `plan(tracer=...)`."""
+    A `PlanObserver`: hand it to `plan(observer=...)`."""
 
     def __init__(self, target, parents: dict[PodKey, PodKey | None] | None = None):
         self.target = target
@@ -100,10 +104,11 @@ class Tracer:
         self.pods: dict[PodKey, Pod] = {}
         self.state: ClusterState | None = None
         self.pass_number = 0
-        # Set by the group cycle while it runs, so a pod's cycle says where it ran.
-        self.scope = "pod"
-        self.placement: str | None = None
-        self.rerun = False  # set while workload-aware preemption re-runs the group algorithm
+        # Where the pod cycles run now, from the notifications: the group cycle ("pod" outside
+        # one), the candidate placement on trial, a workload-aware preemption re-run.
+        self._scope = "pod"
+        self._placement: str | None = None
+        self._rerun = False
         # Group-level records (filled by the group cycle and preemption hooks).
         self.group_cycles: list[dict] = []
         self.placements: dict[PodKey, list[dict] | None] = {}
@@ -121,12 +126,13 @@ class Tracer:
         group = (pod.namespace, pod.pod_group)
         if kind == "PodGroup":
             return group == key
+        parent = self.parents.get(group)
         for _ in range(8):  # hierarchies are at most 4 deep; a cycle in bad input must not loop
-            group = self.parents.get(group)
-            if group is None:
+            if parent is None:
                 return False
-            if group == key:
+            if parent == key:
                 return True
+            parent = self.parents.get(parent)
         return False
 
     def wants_group(self, namespace: str, name: str) -> bool:
@@ -137,17 +143,38 @@ class Tracer:
         for _ in range(9):
             if key == self.target.key:
                 return True
-            key = self.parents.get(key)
-            if key is None:
+            parent = self.parents.get(key)
+            if parent is None:
                 return False
+            key = parent
         return False
 
     def wants_member(self, namespace: str, pod_group: str | None) -> bool:
         """A pod of the target group (or of a group in the target's tree)."""
         return pod_group is not None and self.wants_group(namespace, pod_group)
 
-    def new_pass(self) -> None:
+    # ----- notifications from the passes and the cycles -----------------------------------
+
+    def pass_started(self) -> None:
         self.pass_number += 1
+
+    def group_cycle_started(self, scope: str) -> None:
+        self._scope = scope
+
+    def group_cycle_finished(self) -> None:
+        self._scope = "pod"
+
+    def trial_started(self, placement: str | None) -> None:
+        self._placement = placement
+
+    def trial_ended(self) -> None:
+        self._placement = None
+
+    def rerun_started(self) -> None:
+        self._rerun = True
+
+    def rerun_finished(self) -> None:
+        self._rerun = False
 
     # ----- hooks from the plan's Recorder (outcome.py) ------------------------------------
 
@@ -226,8 +253,8 @@ class Tracer:
         self.pods[pod.key] = pod
         cycles = self.cycles.setdefault(pod.key, [])
         cycle = PodCycle(
-            index=len(cycles) + 1, seq=self._seq + 1, pass_number=self.pass_number, scope=self.scope,
-            placement=self.placement, rerun=self.rerun, view=np.array(view, copy=True), node=result.node,
+            index=len(cycles) + 1, seq=self._seq + 1, pass_number=self.pass_number, scope=self._scope,
+            placement=self._placement, rerun=self._rerun, view=np.array(view, copy=True), node=result.node,
             status_code=int(result.status.code), message=result.status.message,
             feasible=None if result.feasible is None else np.array(result.feasible, copy=True),
             sampled=result.sampled,
@@ -241,18 +268,18 @@ class Tracer:
         cs = CycleState()
         skipped: set[str] = set()
         allowed = None
-        for plugin in fwk.pre_filter:
-            got = plugin.pre_filter(cs, pod, state, view)
+        for pre in fwk.pre_filter:
+            got = pre.pre_filter(cs, pod, state, view)
             st = got.status
             if st.is_skip():
-                skipped.add(plugin.name)
+                skipped.add(pre.name)
                 continue
-            cycle.pre_filter.append((plugin.name, int(st.code), st.message))
+            cycle.pre_filter.append((pre.name, int(st.code), st.message))
             if not st.is_success():
                 cycle.pre_filter_rejected = True
                 return
             if got.node_names is not None:
-                cycle.narrowing += (plugin.name,)
+                cycle.narrowing += (pre.name,)
                 allowed = got.node_names if allowed is None else allowed & got.node_names
         if allowed is not None:
             names = state.node_names
@@ -279,13 +306,15 @@ class Tracer:
         cycle.pods_free = state.allowed_pods.take(view) - state.pod_count.take(view)
 
     @staticmethod
-    def _nominated(fwk: "Framework", pod: Pod, state: ClusterState, view: np.ndarray) -> dict[int, list[Pod]]:
-        nominator = getattr(fwk, "nominator", None)
+    def _nominated(fwk: "Framework", pod: Pod, state: ClusterState,
+                   view: np.ndarray) -> "Relevant | dict[int, list[Pod]]":
+        """The nominated pods that count on each node (read as a mapping node -> pods)."""
+        nominator = fwk.nominator
         return nominator.relevant(pod, state, view) if nominator else {}
 
     @staticmethod
     def _verdicts(plugin, cs: CycleState, pod: Pod, state: ClusterState, view: np.ndarray,
-                  skipped: bool, nominated: dict[int, list[Pod]]) -> PluginVerdicts:
+                  skipped: bool, nominated: "Relevant | dict[int, list[Pod]]") -> PluginVerdicts:
         n = len(view)
         if skipped:
             return PluginVerdicts(plugin.name, np.ones(n, dtype=bool), [()] * n, np.zeros(n, dtype=np.int8), True)
@@ -327,9 +356,9 @@ class Tracer:
     def _scores(cycle: PodCycle, fwk: "Framework", cs: CycleState, pod: Pod, state: ClusterState,
                 feasible: np.ndarray) -> None:
         skipped: set[str] = set()
-        for plugin in fwk.pre_score:
-            if plugin.pre_score(cs, pod, state, feasible).is_skip():
-                skipped.add(plugin.name)
+        for pre in fwk.pre_score:
+            if pre.pre_score(cs, pod, state, feasible).is_skip():
+                skipped.add(pre.name)
         for plugin, weight in fwk.score:
             if plugin.name in skipped:
                 zeros = np.zeros(len(feasible), dtype=np.int64)

@@ -235,9 +235,9 @@ def evaluate_placement(
     back. The group's scheduled count is read before the trial (the previous trial is undone).
     `keep`: a successful trial's assumes stay, inside the caller's checkpoint (`result.assumed`)."""
     s0 = scheduled_count(state, group.key)
-    tracer = fwk.observer
-    if tracer is not None:  # `explain`: each pod cycle of the trial names its candidate
-        tracer.placement = placement.name
+    observer = fwk.observer
+    if observer is not None:  # `explain`: each pod cycle of the trial names its candidate
+        observer.trial_started(placement.name)
     try:
         with state.tentative() as trial:  # rolled back on exit: a trial never leaks into the next one
             result = run_default_algorithm(fwk, group, queued, state, view=placement.nodes, scheduled_count=s0)
@@ -246,8 +246,8 @@ def evaluate_placement(
                 result.assumed = True
             return result
     finally:
-        if tracer is not None:
-            tracer.placement = None
+        if observer is not None:
+            observer.trial_ended()
 
 
 def _record(trial: PlacementTrial, result: GroupCycleResult) -> None:

@@ -73,15 +73,15 @@ class TreeCycle:
 
     def _rerun(self, fwk, queued) -> tuple[list, Status]:
         """Workload-aware preemption's re-run of the whole tree algorithm (it proposes only)."""
-        tracer = self.passes.tracer
-        if tracer is not None:
-            tracer.rerun = True
+        observer = self.passes.observer
+        if observer is not None:
+            observer.rerun_started()
         try:
             result = run_tree_algorithm(fwk, self.root, queued, self.state, self.passes.leaf_memo)
             return (result.assumed if result.status.is_success() else []), result.status
         finally:
-            if tracer is not None:
-                tracer.rerun = False
+            if observer is not None:
+                observer.rerun_finished()
 
     def _bind(self, result: NodeResult, queued, plugins: set[str]) -> bool:
         """The root succeeded: every successful leaf binds its pods, a failed leaf none."""

@@ -32,7 +32,7 @@ def test_tracing_changes_nothing(cluster):
     plain = plan(cluster).to_dict()
     for pod in cluster.pods:
         if pod.node_name is None:
-            traced = plan(cluster, tracer=Tracer(Target(POD, pod.namespace, pod.name))).to_dict()
+            traced = plan(cluster, observer=Tracer(Target(POD, pod.namespace, pod.name))).to_dict()
             assert json.dumps(traced) == json.dumps(plain)
 
 
