@@ -232,3 +232,16 @@ def test_several_workloads_are_added_in_turn_and_by_counts_per_label(tmp_path):
     assert {z: (v["copies"], v["free"]["nvidia.com/gpu"]) for z, v in zones.items()} in (
         {"z1": (1, 0), "z2": (1, 4)}, {"z1": (1, 4), "z2": (1, 0)})
     assert run("headroom", cluster, "--workload", a, "--workload", b, "--exact").exit_code == 2
+
+
+def test_a_node_shape_that_cannot_host_the_copies_is_said_so(tmp_path):
+    """Nodes without GPUs never make a GPU job fit: the search stops where more nodes cannot
+    help (a node per missing pod) and says no number of them does."""
+    cluster = write(tmp_path, "c.yaml", node("n1"))
+    job = write(tmp_path, "job.yaml", gang_job("train", 2, 4))
+    cpu_only = write(tmp_path, "cpu.yaml", node("cpu", gpus=0))
+    got = run("headroom", cluster, "--workload", job, "--add-node", cpu_only, "--target", "3", "-o", "json")
+    doc = json.loads(got.stdout)
+    assert doc["grow"]["nodes"] is None and doc["grow"]["before"] == 1 and doc["grow"]["added"] == []
+    table = run("headroom", cluster, "--workload", job, "--add-node", cpu_only, "--target", "3")
+    assert "No number of cpu nodes makes 3 copies fit." in table.stdout

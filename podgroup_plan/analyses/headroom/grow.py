@@ -6,7 +6,9 @@ a, b, ...), each named `<shape's name>-<i>` (its `kubernetes.io/hostname` label 
 one; every other label says where it goes). m is found by planning the input on the grown
 cluster and adding copies: m = 0, 1, 2, 4, ... until K copies fit, then bisection between the
 last two. Each trial is its own Planner derived from the first (the configuration is resolved
-once). The search assumes that more nodes never fit fewer copies; it is bounded (`MAX_NODES`).
+once). The search assumes that more nodes never fit fewer copies; it stops where more nodes
+cannot help (a node per pod of every missing copy and of the input's waiting pods, per shape)
+or at `MAX_NODES`.
 """
 from __future__ import annotations
 
@@ -55,20 +57,34 @@ def smallest_growth(base: Planner, cluster: ClusterInput, shapes: Sequence[Node]
     """The fewest nodes of `shapes` to add to `cluster` so that `target` copies fit."""
     taken = {n.name for n in cluster.nodes}
 
+    widest = 1  # the most pods a copy has
+
     def trial(m: int) -> tuple[bool, Planner, list[Copy]]:
+        nonlocal widest
         grown = replace(cluster, nodes=tuple(sorted(cluster.nodes + tuple(grown_nodes(shapes, m, taken)),
                                                     key=lambda n: n.name)))
         planner = base.derive(grown)
-        kept, _ = add_copies(planner, templates, target)
+        kept, failed = add_copies(planner, templates, target)
+        widest = max([widest, *(len(c.pods) for c in kept), len(failed.pods) if failed else 0])
         return len(kept) >= target, planner, kept
 
     ok, planner, kept = trial(0)
     before = len(kept)
     if ok:
         return Growth(0, planner, kept, before)
+    # Enough nodes for every missing copy, and every pod of the input still waiting (planned
+    # first, it may take new nodes too), to have a node of every shape per pod: if a pod fits
+    # on an empty node of some shape at all, that many make the copies fit (the new nodes of a
+    # shape share its labels, so one rack or zone holds a copy); past it, more nodes cannot
+    # help, and the search stops there instead of planning ever larger clusters.
+    base.run()
+    waiting = sum(1 for p in base.cluster.pods
+                  if p.key not in base.state.pod_node and p.phase not in ("Succeeded", "Failed"))
+    enough = min(MAX_NODES, ((target - before) * widest + waiting) * len(shapes))
     lo, hi = 0, 1
     found: tuple[Planner, list[Copy]] | None = None
-    while hi <= MAX_NODES:
+    while lo < enough:
+        hi = min(hi, enough)
         ok, planner, kept = trial(hi)
         if ok:
             found = (planner, kept)
