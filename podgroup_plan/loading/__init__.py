@@ -188,6 +188,8 @@ def check_and_decode(
         if found:
             issues += found
             broken.add(key)
+            if schemas.types_hold(api_version, kind, doc.obj):  # the API server's rules too:
+                issues += check_object(doc, key)  # every problem of the object at once
             continue
         issues += check_object(doc, key)
         decoder.add(doc)

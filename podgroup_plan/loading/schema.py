@@ -154,6 +154,20 @@ class SchemaSet:
         found = {describe(e) for e in self.validator(api_version, kind).iter_errors(obj)}
         return sorted(found, key=lambda pm: (_path_key(pm[0]), pm[1]))
 
+    def types_hold(self, api_version: str, kind: str, obj: Any) -> bool:
+        """Whether every problem the schema finds in `obj` is about a value (an enum, a
+        minimum, a length), none about its shape (a type, a missing or unknown field, a union):
+        the API server decodes such an object and reports its validation errors all together,
+        so the rules that read typed fields (validate.py) can run on it too."""
+        if not self.supports(api_version, kind):
+            return False
+        return all(e.validator in _VALUE_KEYWORDS for e in self.validator(api_version, kind).iter_errors(obj))
+
+
+# Schema keywords that judge a value whose type is right (see SchemaSet.types_hold)
+_VALUE_KEYWORDS = frozenset({"enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                             "minLength", "maxLength", "minItems", "maxItems", "pattern", "multipleOf"})
+
 
 
 

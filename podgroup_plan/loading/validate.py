@@ -21,6 +21,7 @@ from typing import Iterable, Iterator, Sequence
 from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
+from podgroup_plan.loading.decode_meta import timestamp
 from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
@@ -122,6 +123,7 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
     object is dropped once decoded): its names, a Pod's group links, a budget's union.
     Asked for every document: the usual answer, none, comes without a generator."""
     issues = _object_names(doc, key)
+    issues += _timestamps(doc)
     labels = doc.metadata.get("labels")
     if labels and isinstance(labels, dict):
         issues += _label_issues(doc, labels)
@@ -139,7 +141,7 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
 
 # The kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
 _SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
-                         "ReplicationController", "JobSet"})
+                         "ReplicationController", "JobSet", "CronJob"})
 
 
 def check_input(
@@ -195,6 +197,20 @@ def _object_names(doc: Document, key: Identity) -> list[Issue]:
         problem = _namespace_problem(namespace)
         if problem:
             issues.append(Issue(doc, ("metadata", "namespace"), problem))
+    return issues
+
+
+def _timestamps(doc: Document) -> list[Issue]:
+    """metadata's times are metav1.Time in every kind: a text that is not RFC 3339 fails the
+    API server's decoding of the whole object, whether or not the planner reads the field (a
+    Node's creationTimestamp). The decoders of the kinds that read one report it too, with the
+    same text: the command line lists each problem once."""
+    issues: list[Issue] = []
+    meta = doc.metadata
+    for field in ("creationTimestamp", "deletionTimestamp"):
+        value = meta.get(field)
+        if isinstance(value, str) and value:
+            timestamp(value, ("metadata", field), lambda path, message: issues.append(Issue(doc, path, message)))
     return issues
 
 

@@ -9,7 +9,8 @@ validateMinDomains), validateResourceRequirements with ValidateContainerResource
 ValidateResourceQuantityValue (and `pkg/apis/core/helper` IsIntegerResourceName,
 IsExtendedResourceName, IsOvercommitAllowed), validateOverhead, validateNodeTaints;
 `pkg/apis/apps/validation` ValidatePodTemplateSpecForReplicaSet and ValidateStatefulSetSpec,
-`pkg/apis/batch/validation` validateJobSpec: "`selector` does not match template `labels`".
+`pkg/apis/batch/validation` validateJobSpec: "`selector` does not match template `labels`" and
+validateGangMinCount (a gang minCount above parallelism; a CronJob's jobTemplate too).
 
 Structural rules the schemas already state (enums, `maxSkew >= 1`, `minDomains >= 1`, an
 `Exists` toleration without a value) are not repeated here. The checks run on a document that
@@ -349,9 +350,27 @@ def template_selector_issues(doc: Document, spec_at: Path, spec: dict, kind: str
                     invalid(labels, "`selector` does not match template `labels`"))
 
 
+def gang_min_count_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[Issue]:
+    """batch validateGangMinCount (v1.37.0 pkg/apis/batch/validation/validation.go, on create
+    and for a CronJob's jobTemplate): an explicit gang minCount above parallelism (default 1)
+    could never be met, the Job's controller never creating that many pods at once."""
+    scheduling = spec.get("scheduling")
+    policy = scheduling.get("schedulingPolicy") if isinstance(scheduling, dict) else None
+    gang = policy.get("gang") if isinstance(policy, dict) else None
+    min_count = gang.get("minCount") if isinstance(gang, dict) else None
+    if type(min_count) is not int:
+        return
+    parallelism = spec.get("parallelism")
+    parallelism = parallelism if type(parallelism) is int else 1
+    if min_count > parallelism:
+        yield Issue(doc, spec_at + ("scheduling", "schedulingPolicy", "gang", "minCount"),
+                    invalid(min_count, f"must not be greater than parallelism ({parallelism})"))
+
 
 def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -> list[Issue]:
     issues = list(template_selector_issues(doc, spec_at, spec, kind))
+    if kind == "Job":
+        issues += gang_min_count_issues(doc, spec_at, spec)
     template = spec.get("template")
     if isinstance(template, dict) and isinstance(template.get("spec"), dict):
         issues += pod_spec_issues(doc, spec_at + ("template", "spec"), template["spec"])
@@ -374,6 +393,11 @@ def object_issues(doc: Document) -> list[Issue]:
         template = spec.get("template")
         if isinstance(template, dict) and isinstance(template.get("spec"), dict):
             return pod_spec_issues(doc, ("spec", "template", "spec"), template["spec"])
+        return []
+    if kind == "CronJob":
+        job = spec.get("jobTemplate")
+        if isinstance(job, dict) and isinstance(job.get("spec"), dict):
+            return _template_spec_issues(doc, ("spec", "jobTemplate", "spec"), job["spec"], "Job")
         return []
     if kind == "JobSet":
         issues: list[Issue] = []

@@ -483,3 +483,88 @@ def test_problems_in_a_streamed_json_dump(manifests):
         f'dump.json:{missing}: Pod team-a/p1: spec.priorityClassName: no PriorityClass with name "missing" was found',
         f"dump.json:{starts[3]}: Pod team-a/p0: defined more than once; also at dump.json:{starts[1]}",
     ]
+
+
+# --- issue 26: every problem of an object, metadata times, a Job's gang ---------------------------
+
+def test_every_problem_of_one_object_at_once(manifests):
+    """A value the schema refuses no longer hides the API server's rules about the same object
+    (its validation errors come together)."""
+    manifests.write("p.yaml", dump({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a"},
+        "spec": {"tolerations": [{"key": "gpu", "operator": "Exists", "value": "x"}],
+                 "topologySpreadConstraints": [
+                     {"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"},
+                     {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}],
+                 "containers": [{"name": "c", "image": "x"}]}}))
+    problems = manifests.problems("p.yaml")
+    assert [p.split(": ", 2)[2] for p in problems] == [
+        "spec.tolerations[0].value: must be empty when operator is Exists",
+        'spec.topologySpreadConstraints[0]: Duplicate value: "{zone, DoNotSchedule}"',
+        "spec.topologySpreadConstraints[0].maxSkew: must be at least 1, got 0",
+    ]
+
+
+def test_a_wrong_type_still_stops_the_rules_that_read_typed_fields(manifests):
+    """A shape the API server cannot decode (a list where a map goes) is reported alone: the
+    rules after it read typed fields."""
+    manifests.write("p.yaml", dump({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a"},
+        "spec": {"nodeSelector": ["zone"], "tolerations": [{"key": "a b", "operator": "Exists"}],
+                 "containers": [{"name": "c", "image": "x"}]}}))
+    problems = manifests.problems("p.yaml")
+    assert len(problems) == 1 and "spec.nodeSelector: must be" in problems[0], problems
+
+
+@pytest.mark.parametrize("kind, obj", [
+    ("Node", {"apiVersion": "v1", "kind": "Node",
+              "status": {"allocatable": {"cpu": "1", "pods": "10"}}}),
+    ("PodDisruptionBudget", {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                             "spec": {"minAvailable": 1, "selector": {}}}),
+])
+@pytest.mark.parametrize("stamp", ["2026-13-45T99:99:99Z", "2026-02-30T10:00:00Z", "20260601T070000Z",
+                                   "2026-06-01T07:00:00+25:00"])
+def test_metadata_times_are_checked_in_every_kind(manifests, kind, obj, stamp):
+    """A Node's creationTimestamp is never read by the planner, but the API server cannot decode
+    the object: the impossible date was accepted."""
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"},
+            "status": {"allocatable": {"cpu": "1", "pods": "10"}}}
+    obj = dict(obj, metadata={"name": "x", "namespace": "a", "creationTimestamp": stamp})
+    if kind == "Node":
+        obj["metadata"].pop("namespace")
+    manifests.write("m.yaml", dump(node, obj))
+    problems = manifests.problems("m.yaml")
+    assert any(p.endswith(f'metadata.creationTimestamp: invalid timestamp "{stamp}"; expected RFC 3339, '
+                          "e.g. 2025-01-01T00:00:00Z") for p in problems), problems
+
+
+def _job(parallelism, min_count):
+    spec = {"scheduling": {"schedulingPolicy": {"gang": {"minCount": min_count}}},
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}
+    if parallelism is not None:
+        spec["parallelism"] = parallelism
+    return spec
+
+
+@pytest.mark.parametrize("parallelism, min_count, bad", [(4, 6, True), (4, 4, False), (None, 2, True),
+                                                         (None, 1, False)])
+def test_a_gang_min_count_above_parallelism_is_refused_as_batch_validation_does(manifests, parallelism,
+                                                                                min_count, bad):
+    """v1.37.0 pkg/apis/batch/validation validateGangMinCount: `minCount: 6, parallelism: 4`
+    could never start (parallelism defaults to 1); also in a CronJob's jobTemplate."""
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"},
+            "status": {"allocatable": {"cpu": "1", "pods": "10"}}}
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "a"},
+           "spec": _job(parallelism, min_count)}
+    cron = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "c", "namespace": "a"},
+            "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": _job(parallelism, min_count)}}}
+    manifests.write("m.yaml", dump(node, job, cron))
+    text = f"Invalid value: {min_count}: must not be greater than parallelism ({parallelism or 1})"
+    if not bad:
+        manifests.load("m.yaml")
+        return
+    problems = manifests.problems("m.yaml")
+    assert [p.split(": ", 2)[2] for p in problems] == [
+        f"spec.scheduling.schedulingPolicy.gang.minCount: {text}",
+        f"spec.jobTemplate.spec.scheduling.schedulingPolicy.gang.minCount: {text}",
+    ]

@@ -193,6 +193,12 @@ CASES: list[Case] = [
          "invalid timestamp",
          note="Read as Go's `time.RFC3339` reads it (metav1.Time): `20260601T070000Z` and a lower-case "
               "`t` or `z` are refused too."),
+    Case("Kinds and fields", "An impossible timestamp in a field the planner does not read",
+         {"m.yaml": doc(NODE.replace("  name: node-1\n", "  name: node-1\n  creationTimestamp: 2026-02-30T10:00:00Z\n"),
+                        POD)},
+         "invalid timestamp",
+         note="metadata's times are checked in every kind read (a Node's `creationTimestamp` too): the "
+              "API server cannot decode an object holding one."),
 
     # --- unknown fields (kubectl's --validate=strict) ----------------------------------------
     Case("Unknown fields", "A misspelled field",
@@ -243,6 +249,31 @@ CASES: list[Case] = [
                                           "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 2}\n"
                                           "  - {maxSkew: 2, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}\n"))},
          "can only use minDomains if whenUnsatisfiable=DoNotSchedule"),
+    Case("The API server's rules", "A Job whose gang minCount exceeds its parallelism",
+         {"m.yaml": doc(NODE, """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  parallelism: 4
+  scheduling: {schedulingPolicy: {gang: {minCount: 6}}}
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: trainer, image: trainer}]
+""")}, "must not be greater than parallelism (4)",
+         note="batch validateGangMinCount: such a gang could never start (the controller never runs more "
+              "than `parallelism` pods at once); also in a CronJob's `jobTemplate` and a JobSet's Jobs."),
+    Case("The API server's rules", "Several problems in one object",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Exists, value: x}]\n"
+                                          "  topologySpreadConstraints:\n"
+                                          "  - {maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n"
+                                          "  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}\n"))},
+         "Duplicate value",
+         note="Every problem of an object is listed in one run: the values the schema refuses "
+              "(`maxSkew: 0`, an unknown `whenUnsatisfiable` or taint effect) beside the API server's "
+              "own rules (a repeated constraint, an `Exists` toleration with a value), as the API server "
+              "lists its validation errors together."),
     Case("The API server's rules", "A controller whose selector misses its template",
          {"m.yaml": doc(NODE, """\
 apiVersion: apps/v1
