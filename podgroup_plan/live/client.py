@@ -15,6 +15,8 @@ from podgroup_plan.live import EXTRA_MISSING, LiveError
 
 # (connect, read) seconds: a server that accepts and then says nothing must not hang the tool.
 TIMEOUT = (10.0, 120.0)
+# How much of the server's own reason a refusal quotes.
+SERVER_REASON = 400
 # Connection attempts per request: a refused connection is answered at once, not after a minute.
 RETRIES = 1
 
@@ -127,7 +129,7 @@ def refusal(server: str, status: int, body: bytes, verb: str, resource: str) -> 
             message = str(doc.get("message") or "")
     except orjson.JSONDecodeError:
         message = body[:200].decode("utf-8", "replace")
-    message = _one_line(message)
+    message = _one_line(message, SERVER_REASON)  # whole: RBAC's names the user, verb and resource
     if status == 401:
         return (f"the API server {server} refused the credentials (401 Unauthorized: the token may have "
                 f"expired, or the certificate is not accepted) when asked to {verb} {resource}")
@@ -163,7 +165,8 @@ def _reason(err: BaseException) -> str:
     return text or type(last).__name__
 
 
-def _one_line(err: object) -> str:
+def _one_line(err: object, limit: int | None = None) -> str:
     from podgroup_plan.errors import escape_controls, shorten
 
-    return shorten(escape_controls(" ".join(str(err).split())))
+    text = escape_controls(" ".join(str(err).split()))
+    return shorten(text) if limit is None else shorten(text, limit)

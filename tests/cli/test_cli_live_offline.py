@@ -125,7 +125,8 @@ def test_labels_keep_their_keys_whole_numbers_and_kubernetes_names() -> None:
                                                            "resources": {"requests": {"nvidia.com/gpu": "8"}}}],
                     "nodeSelector": {"topology.kubernetes.io/zone": "zone-a"},
                     "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-                        {"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["zone-a"]}]}]}}}}}
+                        {"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In",
+                                               "values": ["zone-a"]}]}]}}}}}
     anonymizer.collect(pod)
     anonymizer.collect(node)
     anonymizer.assign()

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-
 from live_build import LiveUnavailable, binaries
 from live_server import ApiServer, Etcd
 

@@ -10,7 +10,9 @@ prefix: two servers on one etcd are two clusters) with:
 * RBAC (`--authorization-mode=RBAC`), so that a refusal is the real one;
 * `scheduling.k8s.io` v1beta1 and v1alpha3 on (`--runtime-config`) with the workload feature
   gates: without `GenericWorkload` the server serves no Workload or PodGroup and silently drops
-  `pod.spec.schedulingGroup`; `CompositePodGroup` needs `TopologyAwareWorkloadScheduling`;
+  `pod.spec.schedulingGroup`; without `CompositePodGroup` it drops a Workload's
+  `compositePodGroupTemplates` (and that gate needs `TopologyAwareWorkloadScheduling`); without
+  `PodGroupPreemptionPolicy` it drops `preemptionPolicy`;
 * no ServiceAccount admission (no controller-manager creates the `default` service account)
   and no TaintNodesByCondition (nothing would remove a new Node's `not-ready` taint);
 * `--endpoint-reconciler-type=none` (no `kubernetes` Service endpoints to keep).
@@ -38,7 +40,8 @@ from typing import Any, Iterable
 ADMIN_TOKEN = "admin-token-for-tests"
 VIEWER_TOKEN = "viewer-token-for-tests"
 UNKNOWN_TOKEN = "a-token-the-server-does-not-know"
-GATES = "GenericWorkload=true,TopologyAwareWorkloadScheduling=true"
+GATES = ("GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true,"
+         "PodGroupPreemptionPolicy=true")
 RUNTIME_CONFIG = "scheduling.k8s.io/v1beta1=true,scheduling.k8s.io/v1alpha3=true"
 READY_SECONDS = 180  # a loaded 2-core machine can take long to start an API server
 
