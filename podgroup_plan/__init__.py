@@ -42,7 +42,15 @@ _EXPORTS = {
     "Problem": "podgroup_plan.errors",
 }
 
-__all__ = ["KUBERNETES_VERSION", "__version__", *_EXPORTS]
+# Written out (not built from _EXPORTS) so that readers and linters see the public names;
+# tests/test_api_doc.py checks that the two agree.
+__all__ = [
+    "KUBERNETES_VERSION", "__version__",
+    "load_input", "load_scheduler_config", "plan", "Planner", "Scope",
+    "PlanResult", "PodResult", "PodGroupResult", "CompositePodGroupResult", "VictimResult",
+    "ClusterInput", "Node", "Pod", "PodGroup", "CompositePodGroup", "Workload",
+    "InputError", "Problem",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.errors import InputError, Problem

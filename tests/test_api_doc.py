@@ -39,6 +39,11 @@ def test_every_name_in_all_is_importable_and_documented():
             assert f"`{name}" in doc, f"{name} is exported but docs/api.md does not list it"
 
 
+def test_all_lists_every_lazily_loaded_name():
+    assert sorted(podgroup_plan.__all__) == sorted(["KUBERNETES_VERSION", "__version__", *podgroup_plan._EXPORTS])
+    assert len(set(podgroup_plan.__all__)) == len(podgroup_plan.__all__)
+
+
 def test_importing_the_package_imports_no_engine():
     code = "import sys, podgroup_plan; print(sorted(m for m in sys.modules if m.startswith(('numpy', 'podgroup_plan.'))))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -20,7 +20,7 @@ import mmap
 import os
 import re
 import stat
-from typing import IO
+from typing import IO, Literal, overload
 
 from podgroup_plan.errors import Problem
 from podgroup_plan.loading.encodings import MARK_BYTES, binary_start
@@ -61,6 +61,14 @@ def _too_large(limit: int) -> str:
 
 _NUL_START = ("starts with a NUL byte: not YAML or JSON text (a binary or sparse file?); not "
               "read")
+
+
+@overload
+def read_input(path: str, problems: list[Problem], *, mapped: Literal[False] = False) -> bytes | None: ...
+
+
+@overload
+def read_input(path: str, problems: list[Problem], *, mapped: bool) -> bytes | mmap.mmap | None: ...
 
 
 def read_input(path: str, problems: list[Problem], *, mapped: bool = False) -> bytes | mmap.mmap | None:

@@ -131,5 +131,5 @@ def _moved(e: orjson.JSONDecodeError, data: bytes, at: int) -> orjson.JSONDecode
     line = data.count(b"\n", 0, pos) + 1
     column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
     moved = orjson.JSONDecodeError(e.msg, "", 0)
-    moved.pos, moved.lineno, moved.colno = pos, line, column  # type: ignore[misc]
+    moved.pos, moved.lineno, moved.colno = pos, line, column
     return moved

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_errors import (
     GoStruct,
     duplicate,
@@ -32,7 +33,6 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
     required,
 )
-from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.model.quantity import parse_quantity, to_milli
 
 Path = tuple
@@ -236,7 +236,8 @@ def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
             yield Issue(doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"),
                         required("must have at least one node selector term"))
         for i, term in enumerate(terms):
-            yield from _term_issues(doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", i), term, True)
+            yield from _term_issues(
+                doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", i), term, True)
     for i, pref in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or ()):
         if isinstance(pref, dict):
             yield from _term_issues(doc, at + ("preferredDuringSchedulingIgnoredDuringExecution", i, "preference"),

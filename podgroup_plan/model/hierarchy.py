@@ -142,7 +142,7 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
             path.append(key)
             key = parent_of[key]
         if key in answered:
-            found = answered[key]  # type: ignore[index]
+            found = answered[key]
         elif key is not None and key not in composites:
             found = key
         else:
@@ -191,9 +191,9 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
                         h.invalid[n.key] = message
                 h.invalid_leaves.update(n.key for n in nodes if n.is_leaf)
                 continue
-            message = _broken_rule(root, nodes)
-            if message is not None:
-                h.broken[key] = message
+            broken = _broken_rule(root, nodes)
+            if broken is not None:
+                h.broken[key] = broken
             h.roots[key] = root
             for n in nodes:
                 if n.is_leaf:

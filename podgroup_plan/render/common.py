@@ -76,7 +76,9 @@ def unplanned_line(result: PlanResult, limit: int = 6) -> str:
     names = [f"{kind} {ns}/{name}" for kind, ns, name in result.unplanned]
     shown = ", ".join(names[:limit]) + (f", … +{len(names) - limit} more" if len(names) > limit else "")
     n = len(names)
-    return f"{n} object{'s' if n != 1 else ''} that create{'s' if n == 1 else ''} pods {'was' if n == 1 else 'were'} not planned: {shown}"
+    if n == 1:
+        return f"1 object that creates pods was not planned: {shown}"
+    return f"{n} objects that create pods were not planned: {shown}"
 
 
 SUMMARY_COLUMNS = ("Scheduled", "Unschedulable", "Waiting", "Preempted")

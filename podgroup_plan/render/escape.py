@@ -33,7 +33,7 @@ def for_display(value: T) -> T:
     dataclasses, tuples, lists, mappings and scalars) with every string escaped, mapping keys
     included. Returns `value` itself, not a copy, when no string needs escaping (the common
     case: a result without control characters costs one quick look and no copy)."""
-    return _escaped(value) if has_controls(value) else value  # type: ignore[no-any-return]
+    return _escaped(value) if has_controls(value) else value
 
 
 _SCALARS = frozenset({int, float, bool, type(None)})

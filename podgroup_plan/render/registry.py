@@ -142,7 +142,7 @@ def terminal_renderer(document: str, name: str
         return None
     render = _function(found.terminal)
     if found.exact:
-        return render  # type: ignore[no-any-return]
+        return render
 
     def escaped(value: Any, console: Console, options: RenderOptions) -> None:
         value, options = _shown(value, options)
