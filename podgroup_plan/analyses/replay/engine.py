@@ -21,6 +21,7 @@ from podgroup_plan import events as ev
 from podgroup_plan.analyses.replay.backoff import FLUSH_PERIOD, MAX_IN_UNSCHEDULABLE, Backoff, flush_times, next_flush
 from podgroup_plan.analyses.replay.facts import Facts
 from podgroup_plan.analyses.replay.hosts import hosts
+from podgroup_plan.analyses.replay.shapes import Shapes
 from podgroup_plan.analyses.replay.timeline import Timeline
 from podgroup_plan.analyses.replay.units import (
     ACTIVE,
@@ -42,6 +43,7 @@ END, ARRIVAL, BACKOFF_DONE, FLUSH = 0, 1, 2, 3
 WAITING = "waiting"  # known, not arrived yet
 FLUSH_TRIGGER = "flush (5 minutes in the unschedulable pool)"
 FLUSH_EVERY = MAX_IN_UNSCHEDULABLE + FLUSH_PERIOD  # an entity left in the pool: a flush each 330 s
+CHANGED_ROWS_LIMIT = 4096  # more changes since a failure than this: judged by node versions alone
 GPU = "nvidia.com/gpu"
 # The plugins that register an AssignedPod/Delete event in v1.37.0 (EventsToRegister) with a
 # hint that can answer Queue. A pod that none of its rejecting plugins is among waits for the
@@ -82,6 +84,9 @@ class Engine:
         self.events_handled = 0
         self.hosts_memo: dict = {}
         self.flush_events: dict[tuple[str, str, str], int] = {}  # unit -> generation of its real flush
+        self.shapes = Shapes(planner, self.hosts_memo)
+        # Off only to check that the shortcuts (`_unchanged`, `shapes`) change no answer.
+        self.share_answers = True
         self.preemptors: dict[PodKey, list[Unit]] = {}  # victim -> the units waiting for it
         self.real_events = 0  # ends and arrivals still to come
         original: Callable = self.passes.emit
@@ -313,10 +318,19 @@ class Engine:
 
     def _attempt(self, unit: Unit) -> None:
         now, trigger = self.now, unit.trigger
-        if unit.attempt_count and self._unchanged(unit):
+        if unit.attempt_count and self.share_answers and self._unchanged(unit):
             # Nothing changed since its last failure on any node that could host it: the same
             # cycle, the same answer (and the same message).
             unit.log(Attempt(now, trigger, "Unschedulable", unit.message))
+            self._failed(unit, error=False)
+            return
+        shape = self.shapes.key(unit) if self.share_answers else None
+        known = self.shapes.answer(shape, self.state.version) if shape is not None else None
+        if known is not None:
+            # A pod of the same shape failed on this very cluster state: the same answer.
+            unit.message, plugins = known
+            unit.log(Attempt(now, trigger, "Unschedulable", unit.message))
+            unit.failed_plugins = set(plugins)
             self._failed(unit, error=False)
             return
         self.captured.clear()
@@ -347,17 +361,40 @@ class Engine:
         outcome = "Preempting" if preemptor else ("SchedulerError" if error else "Unschedulable")
         unit.log(Attempt(now, trigger, outcome, unit.message))
         unit.failed_plugins = set(unit.entity.failed_plugins)
+        if shape is not None and outcome == "Unschedulable" and not bound:
+            self.shapes.remember(shape, self.state.version, (unit.message, frozenset(unit.failed_plugins)))
         self._failed(unit, error)
 
     def _unchanged(self, unit: Unit) -> bool:
-        """No node that could host the unit's pods changed since its last failure."""
-        if unit.version_at_failure == self.state.version:
+        """Its last answer stands: no node that could host its pods changed since its last
+        failure, or (a lone pod) none of those that changed could take it now, even with every
+        pod of lower priority on it gone (what its preemption would look at)."""
+        state = self.state
+        if unit.version_at_failure == state.version:
             return True
         if unit.hosts is None:
             return False
-        if not unit.hosts.any():
+        rows = state.changed_rows(unit.version_at_failure, CHANGED_ROWS_LIMIT)
+        if rows is None:
+            return int(state.node_version[unit.hosts].max()) <= unit.version_at_failure if unit.hosts.any() else True
+        rows = rows[unit.hosts[rows]]
+        if rows.size == 0:
             return True
-        return int(self.state.node_version[unit.hosts].max()) <= unit.version_at_failure
+        if unit.kind != "Pod" or len(unit.entity.pods) != 1:
+            return False
+        pod = unit.entity.pods[0]
+        return not any(self._could_take(pod, int(row)) for row in rows)
+
+    def _could_take(self, pod: Pod, row: int) -> bool:
+        """The node's resources could hold the pod once its pods of lower priority are gone."""
+        state = self.state
+        wanted = state.request_vector(pod)
+        free = state.allocatable[: len(wanted), row] - state.requested[: len(wanted), row]
+        if pod.preemption_policy != "Never":
+            for other in state.pods_on_node[row].values():
+                if other.priority < pod.priority:
+                    free = free + state.request_vector(other)[: len(wanted)]
+        return bool((free >= wanted).all())
 
     def _hosts_of(self, unit: Unit) -> np.ndarray | None:
         union = np.zeros(self.state.n, dtype=bool)
