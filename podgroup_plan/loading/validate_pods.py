@@ -31,6 +31,7 @@ from podgroup_plan.loading.field_errors import (
     is_label_key,
     is_label_value,
     label_name_errors,
+    not_supported,
     required,
 )
 from podgroup_plan.model.quantity import parse_quantity, to_milli
@@ -244,22 +245,37 @@ def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
                                     pref.get("preference"), False)
 
 
+_SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")  # supportedScheduleActions, sorted
+_NOT_POSITIVE = "must be greater than zero"  # isNotPositiveErrorMsg (ValidatePositiveField)
+
+
 def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue]:
-    """validateTopologySpreadConstraints: minDomains only with DoNotSchedule; one constraint per
-    {topologyKey, whenUnsatisfiable} (reported at the first of a repeated pair, as upstream)."""
+    """validateTopologySpreadConstraints, in its order: maxSkew positive, a topologyKey, a
+    known whenUnsatisfiable, one constraint per {topologyKey, whenUnsatisfiable} (reported at
+    the first of a repeated pair, as upstream), minDomains positive and only with
+    DoNotSchedule (validateMinDomains)."""
     for i, c in enumerate(constraints):
         if not isinstance(c, dict):
             continue
-        action = c.get("whenUnsatisfiable")
-        min_domains = c.get("minDomains")
-        if min_domains is not None and action != "DoNotSchedule":
-            yield Issue(doc, at + (i, "minDomains"), invalid(
-                min_domains, f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
+        max_skew = c.get("maxSkew")
+        if type(max_skew) is int and max_skew <= 0:
+            yield Issue(doc, at + (i, "maxSkew"), invalid(max_skew, _NOT_POSITIVE))
         key = c.get("topologyKey")
+        if key == "":
+            yield Issue(doc, at + (i, "topologyKey"), required("can not be empty"))
+        action = c.get("whenUnsatisfiable")
+        if isinstance(action, str) and action not in _SCHEDULE_ACTIONS:
+            yield Issue(doc, at + (i, "whenUnsatisfiable"), not_supported(action, _SCHEDULE_ACTIONS))
         for rest in constraints[i + 1:]:
             if isinstance(rest, dict) and rest.get("topologyKey") == key and rest.get("whenUnsatisfiable") == action:
                 yield Issue(doc, at + (i,), duplicate(f"{{{key}, {action}}}"))
                 break
+        min_domains = c.get("minDomains")
+        if type(min_domains) is int and min_domains <= 0:
+            yield Issue(doc, at + (i, "minDomains"), invalid(min_domains, _NOT_POSITIVE))
+        if min_domains is not None and action != "DoNotSchedule":
+            yield Issue(doc, at + (i, "minDomains"), invalid(
+                min_domains, f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
 
 
 def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
@@ -288,9 +304,13 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
     return issues
 
 
+_TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")  # validateTaintEffect's validValues
+
+
 def taint_issues(doc: Document, at: Path, taints: list) -> Iterator[Issue]:
-    """validateNodeTaints: key a label name, value a label value, unique by key and effect
-    (the duplicate's value rendered as json.Marshal renders the internal core.Taint)."""
+    """validateNodeTaints: key a label name, value a label value, a known effect
+    (validateTaintEffect), unique by key and effect (the duplicate's value rendered as
+    json.Marshal renders the internal core.Taint)."""
     seen: set[tuple[str, str]] = set()
     for i, t in enumerate(taints):
         if not isinstance(t, dict):
@@ -301,6 +321,10 @@ def taint_issues(doc: Document, at: Path, taints: list) -> Iterator[Issue]:
         errs = is_label_value(value)
         if errs:
             yield Issue(doc, at + (i, "value"), invalid(value, ";".join(errs)))
+        if not effect:
+            yield Issue(doc, at + (i, "effect"), required())
+        elif effect not in _TAINT_EFFECTS:
+            yield Issue(doc, at + (i, "effect"), not_supported(effect, _TAINT_EFFECTS))
         if (key, effect) in seen:
             shown = GoStruct(Key=key, Value=value, Effect=effect, TimeAdded=t.get("timeAdded"))
             yield Issue(doc, at + (i,), duplicate(shown, "taints must be unique by key and effect pair"))

@@ -113,8 +113,9 @@ def _errors(obj, change):
          ["nodeSelectorTerms"][0]["matchExpressions"][1].__setitem__("values", ["x"]),
          [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
             "nodeSelectorTerms", 0, "matchExpressions", 1, "values", 0), "must be an integer when operator is Gt or Lt")]),
-        (POD, lambda o: o["spec"]["topologySpreadConstraints"][0].__setitem__("maxSkew", 0),
-         [(("spec", "topologySpreadConstraints", 0, "maxSkew"), "must be at least 1, got 0")]),
+        # (a spread constraint's maxSkew 0 is the API server's rule now, with its text: validate_pods.py)
+        (POD_GROUP_V1BETA1, lambda o: o["spec"]["schedulingPolicy"]["gang"].__setitem__("minCount", 0),
+         [(("spec", "schedulingPolicy", "gang", "minCount"), "must be at least 1, got 0")]),
         (POD_GROUP_V1BETA1, lambda o: o["spec"]["schedulingPolicy"].__setitem__("basic", {}),
          [(("spec", "schedulingPolicy"), "exactly one of basic, gang is required, but both are set")]),
         (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("schedulingPolicy", {}),

@@ -501,7 +501,31 @@ def test_every_problem_of_one_object_at_once(manifests):
     assert [p.split(": ", 2)[2] for p in problems] == [
         "spec.tolerations[0].value: must be empty when operator is Exists",
         'spec.topologySpreadConstraints[0]: Duplicate value: "{zone, DoNotSchedule}"',
-        "spec.topologySpreadConstraints[0].maxSkew: must be at least 1, got 0",
+        "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+    ]
+
+
+def test_spread_constraints_and_taints_get_the_api_servers_texts(manifests):
+    """validateTopologySpreadConstraints and validateTaintEffect (pkg/apis/core/validation),
+    where the schema once answered in its own words."""
+    manifests.write("m.yaml", dump(
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"},
+         "spec": {"taints": [{"key": "a", "effect": "Sometimes"}, {"key": "b", "effect": ""}]},
+         "status": {"allocatable": {"cpu": "1", "pods": "10"}}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a"},
+         "spec": {"topologySpreadConstraints": [
+             {"maxSkew": -1, "topologyKey": "", "whenUnsatisfiable": "Maybe"},
+             {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 0}],
+             "containers": [{"name": "c", "image": "x"}]}}))
+    assert [p.split(": ", 2)[2] for p in manifests.problems("m.yaml")] == [
+        'spec.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", '
+        '"PreferNoSchedule", "NoExecute"',
+        "spec.taints[1].effect: Required value",
+        "spec.topologySpreadConstraints[0].maxSkew: Invalid value: -1: must be greater than zero",
+        "spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty",
+        'spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Maybe": supported values: '
+        '"DoNotSchedule", "ScheduleAnyway"',
+        "spec.topologySpreadConstraints[1].minDomains: Invalid value: 0: must be greater than zero",
     ]
 
 
