@@ -117,5 +117,7 @@ def cluster_input(from_cluster: bool, kubeconfig: Path | None, context: str | No
 
 def from_cluster_note(report: Report) -> str:
     objects = sum(n for _, n in report.counts)
-    return (f"cluster: read from context {report.context} ({report.server}) at {report.read_at}, "
+    from podgroup_plan.render.common import SOURCE_NOTE
+
+    return (f"{SOURCE_NOTE}read from context {report.context} ({report.server}) at {report.read_at}, "
             f"{objects} object(s)")

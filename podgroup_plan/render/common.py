@@ -28,6 +28,19 @@ T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 
+# The note `--from-cluster` adds to a plan (cli/live_input.py): the header shows it, where the
+# input is named, and the notes section leaves it out.
+SOURCE_NOTE = "cluster: "
+
+
+def source_notes(notes: Sequence[str]) -> list[str]:
+    return [n for n in notes if n.startswith(SOURCE_NOTE)]
+
+
+def other_notes(notes: Sequence[str]) -> list[str]:
+    return [n for n in notes if not n.startswith(SOURCE_NOTE)]
+
+
 def ref(namespace: str, name: str) -> str:
     return f"{namespace}/{name}"
 

@@ -60,6 +60,7 @@ def heading(result: PlanResult, configuration: str | None = None, user_gates: tu
              f"configuration: {cell(configuration or 'built-in default')} (profile(s): {profiles})",
              common.plural(result.summary.nodes, 'node')]
     about += [cell(line) for line in common.gate_lines(getattr(result, "feature_gates", None), user_gates)]
+    about += [cell(line) for line in common.source_notes(result.notes)]
     lines += ["", "_" + " · ".join(about) + "_"]
     return lines
 
@@ -188,8 +189,8 @@ def render_markdown(result: PlanResult, *, pods: str = "pending",
     sections.append(unscheduled_pods(result, pods))
     if result.victims:
         sections.append(victims(result))
-    if result.notes:
-        sections.append(notes(result.notes))
+    if common.other_notes(result.notes):
+        sections.append(notes(common.other_notes(result.notes)))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"
 
 

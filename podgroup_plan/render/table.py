@@ -108,6 +108,8 @@ def header(view: View) -> list[Text]:
     noun = "profiles" if len(result.scheduler_names) > 1 else "profile"
     lines += layout.wrap(Text(f"configuration: {configuration} ({noun} {profiles})", style="dim"),
                          view.width, 0, 2)
+    for line in common.source_notes(result.notes):
+        lines += layout.wrap(Text(line, style="dim"), view.width, 0, 2)
     # featureGates is the result's field for the gates that differ from upstream (contract.md).
     for line in common.gate_lines(getattr(result, "feature_gates", None), view.user_gates):
         lines += layout.wrap(Text(line, style="dim"), view.width, 0, 2)
@@ -411,7 +413,7 @@ def notes_lines(notes: Sequence[str], width: int,
 
 
 def notes(view: View) -> list[Text]:
-    return notes_lines(view.result.notes, view.width)
+    return notes_lines(common.other_notes(view.result.notes), view.width)
 
 
 def capacity(view: View) -> list[Text]:

@@ -210,3 +210,24 @@ def test_without_the_kubernetes_client_the_extra_is_named(tmp_path: Path) -> Non
 def test_context_without_from_cluster_is_a_usage_error(tmp_path: Path) -> None:
     done = run("simulate", str(DEMO[0]), "--context", "dev")
     assert done.returncode == 2 and "--from-cluster" in done.stderr
+
+
+def test_the_cluster_note_is_in_the_header_not_among_the_notes() -> None:
+    """--from-cluster's note (cli/live_input.py) names the cluster where the table and the
+    Markdown name the input; the JSON keeps it in `notes`."""
+    import dataclasses
+
+    from podgroup_plan import load_input, plan
+    from podgroup_plan.render.markdown import render_markdown
+    from podgroup_plan.render.table import render_table
+
+    result = plan(load_input([str(p) for p in DEMO]))
+    note = "cluster: read from context prod (https://10.0.0.1:6443) at 2026-12-06T04:00:00Z, 330 object(s)"
+    result = dataclasses.replace(result, notes=tuple(sorted({*result.notes, note})))
+    table = render_table(result, width=200)
+    head, _, rest = table.partition("Notes")
+    assert note in head and note not in rest
+    markdown = render_markdown(result)
+    assert note in markdown.split("###")[0]
+    assert markdown.count(note) == 1
+    assert note in result.to_dict()["notes"]
