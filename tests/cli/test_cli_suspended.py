@@ -40,3 +40,52 @@ def test_the_table_names_suspended_groups_in_its_summary():
     result = CliRunner().invoke(app, ["simulate", MANIFESTS])
     assert result.exit_code == 0
     assert "1 of 3 PodGroups scheduled; 2 suspended" in result.stdout
+
+
+NEVER_CLASS_JOB = """\
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: batch-never}
+value: 1000
+preemptionPolicy: Never
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  parallelism: 2
+  completions: 2
+  template:
+    spec:
+      priorityClassName: batch-never
+      restartPolicy: Never
+      containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+"""
+
+
+def test_a_job_whose_class_never_preempts_gets_what_v1_37_gives_its_podgroup(tmp_path):
+    """Issue 26: the PodGroup made for a Job names the pods' PriorityClass (workloadbuilder)
+    and no preemptionPolicy; v1.37.0's apiserver defaults it to PreemptLowerPriority
+    (scheduling/v1beta1 SetDefaults_PodGroup, PodGroupPreemptionPolicy on) and the Priority
+    admission plugin then refuses it (admitPodGroup): syncJob returns before creating pods. The
+    plan says so in a note instead of ending in a SchedulerError; without the gate the group is
+    admitted and the Job planned."""
+    (tmp_path / "m.yaml").write_text(NEVER_CLASS_JOB)
+    result = CliRunner().invoke(app, ["simulate", str(tmp_path), "-o", "json", "--fail-on", "unschedulable"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["pods"] == [] and doc["podGroups"] == []
+    assert any(n.startswith("Job ml/train: the apiserver refuses its PodGroup ") and
+               "(the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod "
+               "group spec; priority admission controller computed Never from the given PriorityClass "
+               "name): its controller creates no pods" in n for n in doc["notes"]), doc["notes"]
+    off = CliRunner().invoke(app, ["simulate", str(tmp_path), "-o", "json",
+                                   "--feature-gates", "PodGroupPreemptionPolicy=false"])
+    doc = json.loads(off.stdout)
+    assert [p["status"] for p in doc["pods"]] == ["Scheduled", "Scheduled"]
+    assert "SchedulerError" not in off.stdout
