@@ -98,3 +98,26 @@ def test_same_input_same_bytes_whatever_the_file_order(tmp_path):
     a = json.dumps(run(one, Settings(focus="default/c")), sort_keys=True)
     b = json.dumps(run(two, Settings(focus="default/c")), sort_keys=True)
     assert a == b
+
+
+def test_running_pods_run_out_their_remaining_time(tmp_path):
+    # r1 started at 0 and r2 at 30, 100 s each; the clock starts by default at the latest
+    # start (30); r1 ends at 100, r2 at 130; p (8 GPUs) waits for both, from 30 to 130.
+    path = write(tmp_path, node("n1", gpus=8), pod("r1", 4, 0, "100s", node_name="n1", started=0),
+                 pod("r2", 4, 0, "100s", node_name="n1", started=30), pod("p", 8, 0, "10s"))
+    doc = run(path)
+    w = by_name(doc)
+    assert doc["start"] == at(30)
+    assert (w["r1"]["end"], w["r2"]["end"]) == (at(100), at(130))
+    assert (w["p"]["start"], w["p"]["waitSeconds"]) == (at(130), 130)  # it arrived at 0
+
+
+def test_a_gang_that_never_starts_says_why(tmp_path):
+    # three 8-GPU pods of one gang on two 8-GPU nodes: never, with kube-scheduler's message
+    path = write(tmp_path, node("n1"), node("n2"), gang("big", 3, 0),
+                 *(pod(f"big-{i}", 8, 0, "10s", group="big") for i in range(3)))
+    doc = run(path)
+    (never,) = doc["summary"]["neverStarted"]
+    assert (never["kind"], never["name"], never["gang"]) == ("PodGroup", "big", True)
+    assert never["message"].startswith("pod group is unschedulable")
+    assert doc["workloads"][0]["status"] == "Pending" and doc["workloads"][0]["end"] is None
