@@ -5,7 +5,6 @@ package main
 import (
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
-	jobsetv1alpha2 "podgroup-plan/tools/knownfields/jobsetv1alpha2"
 )
 
 // The scheduling.k8s.io kinds of k8s.io/api v0.37.2 (Kubernetes v1.37) that podgroup-plan reads.
@@ -15,5 +14,4 @@ var versionKinds = map[string]any{
 	"scheduling.k8s.io/v1alpha3/CompositePodGroup": schedulingv1alpha3.CompositePodGroup{},
 	"scheduling.k8s.io/v1beta1/Workload":           schedulingv1beta1.Workload{},
 	"scheduling.k8s.io/v1beta1/PodGroup":           schedulingv1beta1.PodGroup{},
-	"jobset.x-k8s.io/v1alpha2/JobSet":              jobsetv1alpha2.JobSet{},
 }

@@ -39,7 +39,6 @@ func name(t reflect.Type) string {
 	p := t.PkgPath()
 	p = strings.TrimPrefix(p, "k8s.io/api/")
 	p = strings.TrimPrefix(p, "k8s.io/apimachinery/pkg/apis/")
-	p = strings.TrimPrefix(p, "podgroup-plan/tools/knownfields/")
 	return p + "." + t.Name()
 }
 
