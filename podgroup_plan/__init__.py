@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # The kube-scheduler whose decisions the planner mirrors (README: it mirrors v1.37.0 exactly).
 KUBERNETES_VERSION = "v1.37.0"

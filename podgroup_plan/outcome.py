@@ -7,7 +7,7 @@ upstream's updatePodGroupCondition: a condition already True is never turned bac
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from podgroup_plan.capacity import NodeUsage
 from podgroup_plan.config.configuration import describe_not_applied
 from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.config.feature_gates import FeatureGates
+from podgroup_plan.domains import domains, topology_levels
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.hierarchy import Hierarchy
@@ -194,7 +195,7 @@ class Recorder:
         pods = tuple(_with_owner(self.pods[k], owners.get(k)) for k in sorted(self.pods))
         counts = self._member_counts()
         groups = tuple(self._group_result(g, counts.get(g.key, (0, 0))) for g in self.cluster.pod_groups)
-        groups = tuple(sorted(groups, key=lambda g: (g.namespace, g.name)))
+        groups = tuple(sorted(self._with_domains(groups), key=lambda g: (g.namespace, g.name)))
         composites = tuple(self._composite_results(groups))
         summary = Summary(
             nodes=self.state.n,
@@ -243,6 +244,25 @@ class Recorder:
         known = self.state.node_index
         return tuple(sorted((p.namespace, p.name, p.node_name) for p in self.cluster.pods
                             if p.node_name and p.node_name not in known and p.phase not in ("Succeeded", "Failed")))
+
+    def _with_domains(self, groups: Iterable[PodGroupResult]) -> list[PodGroupResult]:
+        """Each group with the domains its running pods span at every topology level the nodes
+        carry (domains.py), from where its members are after the plan."""
+        nodes_of: dict[tuple[str, str], set[int]] = {}
+        for pod in self.cluster.pods:
+            if pod.pod_group is None or pod.key in self.victims or pod.phase in ("Succeeded", "Failed"):
+                continue
+            node = self.state.node_of(pod)
+            if node is not None:
+                nodes_of.setdefault((pod.namespace, pod.pod_group), set()).add(node)
+        if not nodes_of:
+            return list(groups)
+        keys = [g.topology_key for g in self.cluster.pod_groups]
+        keys += [c.topology_key for c in self.cluster.composite_pod_groups]
+        nodes = self.state.nodes
+        levels = topology_levels([n.labels for n in nodes], keys)
+        return [replace(g, domains=tuple(domains(levels, (nodes[i].labels for i in sorted(rows)))))
+                if (rows := nodes_of.get((g.namespace, g.name))) else g for g in groups]
 
     def _member_counts(self) -> dict[tuple[str, str], tuple[int, int]]:
         """(placed, pending) member pods per group after the plan, in one pass over the pods."""

@@ -176,6 +176,9 @@ class PodGroupResult:
     conditions: tuple[ConditionResult, ...] = ()
     # None: the placement algorithm did not run for the group; () : it ran, no candidate.
     placements: Sequence[PlacementResult] | None = None
+    # (label key, values) per topology level the nodes carry, coarse to fine: where the group's
+    # running pods are after the plan (domains.py); () when none runs
+    domains: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -190,6 +193,7 @@ class PodGroupResult:
             "status": self.status,
             "conditions": [c.to_dict() for c in self.conditions],
             "placements": None if self.placements is None else [p.to_dict() for p in self.placements],
+            "domains": [{"key": key, "values": list(values)} for key, values in self.domains],
         }
 
 

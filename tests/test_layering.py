@@ -38,6 +38,7 @@ LAYER_OF = {
     "diff": "result",
     "fail_on": "result",
     "capacity": "result",
+    "domains": "result",
     "analyses": "analyses",
     "explain": "analyses",
     "whatif": "analyses",

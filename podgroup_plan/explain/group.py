@@ -10,7 +10,7 @@ from typing import Any
 
 from podgroup_plan.explain.targets import not_found
 from podgroup_plan.explain.trace import Tracer
-from podgroup_plan.explain.would_fit import would_fit
+from podgroup_plan.explain.would_fit import gang_hint, would_fit
 from podgroup_plan.result import CompositePodGroupResult, PlanResult, PodGroupResult
 from podgroup_plan.state.cluster import ClusterState
 
@@ -100,8 +100,15 @@ def _first_unfit(tracer: Tracer, last: dict[str, Any]) -> list[dict[str, Any]]:
     _, namespace, name, cycle = min(unfit)
     hints = [{"pod": f"{namespace}/{name}", "text": f"{namespace}/{name} was the first pod that did not fit: "
                                                     f"{cycle.message}"}]
+    # over the gang, not per pod: how many of its pods are left and what room the cluster has
+    unplaced = sum(1 for o in last["pods"] if not o.get("node"))
+    gang = gang_hint(cycle, state, unplaced)
+    if gang is not None:
+        hints.append(gang)
     pod = tracer.pods.get((namespace, name))
     if pod is not None:
         for hint in would_fit(cycle, pod, state):
+            if gang is not None and hint.get("plugin") == "NodeResourcesFit":
+                continue  # one pod's shortfall on one node: the gang's answer above replaces it
             hints.append({**hint, "pod": f"{namespace}/{name}"})
     return hints

@@ -217,6 +217,19 @@ def placement_summary(group: PodGroupResult, limit: int = 4) -> str | None:
     return "placements: " + "; ".join(parts)
 
 
+def domains_text(group: PodGroupResult, limit: int = 4) -> str | None:
+    """`domains: zone us-east-1a, us-east-1b · rack z1-r3, z2-r1`: where the group's running pods
+    are at every topology level the nodes carry, coarse to fine (the key's last segment names it;
+    the JSON's `domains` has the full keys)."""
+    if not group.domains:
+        return None
+    parts = []
+    for key, values in group.domains:
+        shown = ", ".join(values[:limit]) + (f", … +{len(values) - limit} more" if len(values) > limit else "")
+        parts.append(f"{key.rsplit('/', 1)[-1]} {shown}")
+    return "domains: " + " · ".join(parts)
+
+
 def landed_text(group: PodGroupResult, members: list[PodResult], node_limit: int = 6) -> str:
     """Where a group's pods run after the plan: its topology domain, then the nodes of the pods
     this plan placed (or, for an evicted group, evicted)."""
@@ -224,6 +237,9 @@ def landed_text(group: PodGroupResult, members: list[PodResult], node_limit: int
     placement = placement_text(group)
     if placement:
         parts.append(placement)
+    spans = domains_text(group)
+    if spans and group.status == SCHEDULED:
+        parts.append(spans)
     status = PREEMPTED if group.status == PREEMPTED else SCHEDULED
     nodes = nodes_of(members, status)
     if nodes:

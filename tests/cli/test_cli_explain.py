@@ -77,6 +77,12 @@ def test_a_gang_without_placements_names_its_first_unfit_pod(runner):
     # pods hold a GPU on every GPU node by then, so the first pod tried finds no node with 8.
     assert hints[0]["pod"] == "ml-research/vision-pretrain-0"
     assert "64 Insufficient nvidia.com/gpu" in hints[0]["text"]
+    # then the gang's own answer (issue 27): 32 pods of 8 GPUs against the room on the 64 GPU
+    # nodes, not one pod's "needs 1 nvidia.com/gpu more" on one node
     assert hints[1]["plugin"] == "NodeResourcesFit"
-    assert hints[1]["text"].startswith("needs 1 nvidia.com/gpu more; ")
+    assert hints[1]["text"] == (
+        "the gang has 32 pod(s) left to place, each asking 40 cpu and 400Gi memory and 8 nvidia.com/gpu: "
+        "the 64 node(s) that pass every other filter have room for 0 now and 64 if emptied; room for 32 "
+        "more must be freed on them (preemption or fewer running pods)")
+    assert not any(h["text"].startswith("needs ") for h in hints)
 

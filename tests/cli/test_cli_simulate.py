@@ -26,7 +26,7 @@ def run(runner, *args, **kw):
 def test_version_names_tool_and_kube_scheduler(runner):
     result = run(runner, "--version")
     assert result.exit_code == 0
-    assert result.stdout == "podgroup-plan 0.2.0 (kube-scheduler v1.37.0)\n"
+    assert result.stdout == "podgroup-plan 0.3.0 (kube-scheduler v1.37.0)\n"
 
 
 @pytest.mark.parametrize("args", [
