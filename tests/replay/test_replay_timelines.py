@@ -121,3 +121,15 @@ def test_a_gang_that_never_starts_says_why(tmp_path):
     assert (never["kind"], never["name"], never["gang"]) == ("PodGroup", "big", True)
     assert never["message"].startswith("pod group is unschedulable")
     assert doc["workloads"][0]["status"] == "Pending" and doc["workloads"][0]["end"] is None
+
+
+def test_work_arriving_after_until_is_left_out_and_held_pods_are_listed(tmp_path):
+    # "late" arrives after --until 60s: not in the result. "gated" has a scheduling gate: the
+    # queue never takes it; it is listed, waiting, with the plan's message.
+    gated = pod("gated", 1, 0, "10s").replace("spec:\n", "spec:\n  schedulingGates: [{name: example.com/hold}]\n", 1)
+    path = write(tmp_path, node("n1"), pod("a", 1, 0, "10s"), pod("late", 1, 100, "10s"), gated)
+    doc = run(path, Settings(until_after=60.0))
+    w = by_name(doc)
+    assert "late" not in w and doc["summary"]["pods"] == 2
+    assert w["gated"]["status"] == "Pending" and w["gated"]["start"] is None
+    assert w["gated"]["message"] == "waiting for scheduling gates: [example.com/hold]"

@@ -117,6 +117,11 @@ class Engine:
         self.runs[pod.key] = run
         return run
 
+    def hold(self, pod: Pod, message: str) -> None:
+        """A pending pod the queue never takes: it is listed, waiting, with `message`."""
+        run = self._run_of(pod, self.facts.arrival(pod))
+        run.held = message
+
     def adopt_queue(self, trigger_time: float | None = None) -> None:
         """Take the Planner's queue as units of our own (the Planner's passes never run here)."""
         entities: list[Entity] = self.passes.queue

@@ -33,10 +33,12 @@ def percentiles(values: list[float]) -> dict[str, Any]:
     return {"count": len(ordered), "p50": rank(0.5), "p95": rank(0.95), "max": _seconds(ordered[-1])}
 
 
-def _workloads(engine: Engine) -> dict[tuple[str, str, str], list[PodRun]]:
+def _workloads(engine: Engine, end: float) -> dict[tuple[str, str, str], list[PodRun]]:
+    """The pods by workload; pods that arrive after the end (`--until`) are left out."""
     by: dict[tuple[str, str, str], list[PodRun]] = {}
     for run in engine.runs.values():
-        by.setdefault(run.workload, []).append(run)
+        if run.arrival <= end or run.start is not None:
+            by.setdefault(run.workload, []).append(run)
     return by
 
 
@@ -72,13 +74,16 @@ def workload_entry(engine: Engine, key: tuple[str, str, str], runs: list[PodRun]
         "status": status,
         "attempts": sum(u.attempt_count for u in units),
     }
+    held = [r.held for r in runs if r.held]
     if waiting:
         entry["message"] = waiting[0].message
+    elif held and start is None:
+        entry["message"] = held[0]
     return entry
 
 
 def build_document(engine: Engine, end: float, focus: str | None) -> dict[str, Any]:
-    groups = _workloads(engine)
+    groups = _workloads(engine, end)
     workloads = [workload_entry(engine, key, groups[key]) for key in sorted(groups)]
     return {
         "kind": "Replay",
@@ -93,7 +98,7 @@ def build_document(engine: Engine, end: float, focus: str | None) -> dict[str, A
 
 
 def summary(engine: Engine, workloads: list[dict[str, Any]], end: float) -> dict[str, Any]:
-    runs = list(engine.runs.values())
+    runs = [r for r in engine.runs.values() if r.arrival <= end or r.start is not None]
     waits = [w["waitSeconds"] for w in workloads if w["waitSeconds"] is not None]
     by_priority: dict[int, list[float]] = {}
     for w in workloads:

@@ -59,6 +59,13 @@ def replay(cluster: ClusterInput, timing: Mapping[TimingKey, Timing], settings: 
     for pod in sorted(running, key=lambda p: p.key):
         engine.add_running(pod, parse_time(pod.start_time) if pod.start_time else start)
     engine.adopt_queue()
+    held = [p for p in live if not p.is_running and p.key not in engine.runs]
+    if held:
+        # Pods the queue never takes (PreEnqueue: scheduling gates, a gang short of members):
+        # they wait the whole replay, with the plan's message.
+        messages = {(r.namespace, r.name): r.message for r in planner.result().pods}
+        for pod in held:
+            engine.hold(pod, messages.get(pod.key) or "not queued")
     end = engine.run()
     engine.settle(end)
     engine.timeline.close(end)

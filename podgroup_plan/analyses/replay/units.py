@@ -80,6 +80,7 @@ class PodRun:
     node: str | None = None
     ended_by: str | None = None  # "completed" or "preempted"
     running_at_start: bool = False
+    held: str | None = None  # never queued: why (a scheduling gate, a gang short of members)
 
 
 def unit_of(entity: Entity, arrival: float) -> Unit:
