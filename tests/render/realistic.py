@@ -107,3 +107,11 @@ def write(folder: Path) -> Path:
     path = folder / "cluster.yaml"
     path.write_text(yaml.safe_dump_all(documents(), sort_keys=False), encoding="utf-8")
     return path
+
+
+def write_workload(folder: Path) -> Path:
+    """A two-pod gang of 4 GPUs each, for `headroom --workload`."""
+    job = _job("eight-gpu-probe", NAMESPACE, 2, 4)
+    path = folder / "workload.yaml"
+    path.write_text(yaml.safe_dump(job, sort_keys=False), encoding="utf-8")
+    return path

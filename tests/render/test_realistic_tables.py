@@ -44,11 +44,15 @@ COMMANDS = {
     "diff": lambda c: ["diff", c, "--config-b", NO_PREEMPTION],
     "explain-group": lambda c: ["explain", c, "--pod-group", giant_group(c)],
     "explain-pod": lambda c: ["explain", c, "--pod", "research-infrastructure/giant-pretrain-0-zp975"],
+    "explain-job": lambda c: ["explain", c, "--job", "research-infrastructure/multi-zone-finetune"],
+    "simulate-capacity": lambda c: ["simulate", c, "--capacity"],
+    "what-if": lambda c: ["what-if", c, "--each", "cloud.google.com/gce-topology-block"],
+    "headroom": lambda c: ["headroom", c, "--workload", realistic.write_workload(c.parent), "--max", "5"],
 }
 
 
 def _with_placeholder(text: str, cluster) -> str:
-    return text.replace(str(cluster), "CLUSTER")
+    return text.replace(str(cluster.parent), "FOLDER")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
