@@ -4,7 +4,8 @@ Every import of every module is read with `ast` (top-level ones, those inside fu
 those under `if TYPE_CHECKING:` alike, so a lazy import cannot hide an arrow), and each must be
 allowed by `MAY_IMPORT`: the table of which layer may import which. A layer always may import
 itself. The core imports no YAML, JSON Schema or terminal library (`OUTSIDE`). No module is over
-`MAX_LINES` lines, except those in `TOO_LONG` while their split is under way.
+`MAX_LINES` lines, except those in `TOO_LONG` while their split is under way. No module
+imports itself through others (`import_cycles`), whatever kind of import closes the loop.
 """
 from __future__ import annotations
 
@@ -235,6 +236,90 @@ def test_the_checker_sees_every_kind_of_import(tmp_path):
     assert "podgroup_plan.plugins.registry (plugins)" in found  # under TYPE_CHECKING
     assert "podgroup_plan.scheduling.cycle (scheduling)" in found  # inside a function
     assert "framework.runtime" not in found  # its own layer
+
+
+def module_edges(path: Path, root: Path = PACKAGE.parent) -> set[str]:
+    """The modules of ours a file imports anywhere in it (top level, in functions, under
+    TYPE_CHECKING), as files: `from package import module` is an edge to that module, and only
+    `from package import name` (not a module) an edge to the package's `__init__`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    parts = path.relative_to(root).with_suffix("").parts
+    package = ".".join(parts[:-1])
+
+    def is_module(name: str) -> bool:
+        candidate = root / Path(*name.split("."))
+        return candidate.with_suffix(".py").is_file() or (candidate / "__init__.py").is_file()
+
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("podgroup_plan"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("podgroup_plan"):
+                continue
+            for alias in node.names:
+                found.add(f"{module}.{alias.name}" if is_module(f"{module}.{alias.name}") else module)
+    return found - {module_name(path, root)}
+
+
+def import_cycles(root: Path = PACKAGE.parent) -> list[list[str]]:
+    """The strongly connected groups of modules (Tarjan) of more than one module."""
+    graph = {module_name(p, root): module_edges(p, root) for p in sorted((root / "podgroup_plan").rglob("*.py"))}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_cycles():
+    """No module imports itself through others, not even lazily or under TYPE_CHECKING (issue 23
+    found four such cycles; each hid a dependency the reverse of the layers')."""
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_sees_a_hidden_cycle(tmp_path):
+    pkg = tmp_path / "podgroup_plan"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from podgroup_plan import b\n")
+    (pkg / "b.py").write_text("def f():\n    from podgroup_plan.a import x\n")
+    (pkg / "c.py").write_text("from podgroup_plan import a\n")
+    assert import_cycles(tmp_path) == [["podgroup_plan.a", "podgroup_plan.b"]]
 
 
 def test_the_architecture_document_shows_this_table():

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from podgroup_plan.config.feature_gates_v1_37 import V1_37_GATE_SPECS
 from podgroup_plan.config.profile import EXTENSION_POINTS, PluginRef
 
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
@@ -131,10 +132,21 @@ _BASE_MULTIPOINT: tuple[PluginRef, ...] = (
 
 
 def gate_enabled(gates: Mapping[str, bool], name: str) -> bool:
-    """A supported gate is on when it and every gate it depends on are on."""
-    if not gates.get(name, False):
+    """The one way a feature gate is read: on when it and every gate it depends on are on.
+
+    `gates` is the run's resolved `FeatureGates` (config/feature_gates.py: every gate with a
+    value, resolved once by the configuration); a plain mapping that lacks `name` (a test's, an
+    API caller's) gives the gate v1.37.0's default."""
+    value = gates.get(name)
+    if value is None:
+        value = _UPSTREAM_DEFAULTS.get(name, False)
+    if not value:
         return False
     return all(gate_enabled(gates, dep) for dep in GATE_DEPENDENCIES.get(name, ()))
+
+
+# v1.37.0's default per gate (the generated gate list)
+_UPSTREAM_DEFAULTS: Mapping[str, bool] = {name: default for name, _, default, _ in V1_37_GATE_SPECS}
 
 
 def default_multipoint(gates: Mapping[str, bool]) -> tuple[PluginRef, ...]:

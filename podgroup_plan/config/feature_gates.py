@@ -23,12 +23,12 @@ from typing import Iterator, Mapping
 
 from podgroup_plan.config.defaults import (
     COMPOSITE_POD_GROUP,
-    GATE_DEPENDENCIES,
     GENERIC_WORKLOAD,
     POD_GROUP_PREEMPTION_POLICY,
     TOPOLOGY_AWARE_WORKLOAD_SCHEDULING,
     WORKLOAD_AWARE_PREEMPTION,
     WORKLOAD_WITH_JOB,
+    gate_enabled,
 )
 from podgroup_plan.config.feature_gates_v1_37 import V1_37_GATE_SPECS
 from podgroup_plan.config.values import quote
@@ -129,8 +129,9 @@ class FeatureGates(Mapping[str, bool]):
         return f"FeatureGates(explicit={self.explicit!r})"
 
     def enabled(self, name: str) -> bool:
-        """On when it and every gate it depends on are on (GenericWorkload for the workload gates)."""
-        return bool(self._values.get(name, False)) and all(self.enabled(d) for d in GATE_DEPENDENCIES.get(name, ()))
+        """On when it and every gate it depends on are on (GenericWorkload for the workload gates):
+        `gate_enabled`, the one way a gate is read."""
+        return gate_enabled(self, name)
 
     def differing_from_upstream(self) -> dict[str, bool]:
         """The result's `featureGates` (contract.md): gates whose value here is not v1.37.0's

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState, PreFilterPlugin
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod
@@ -258,7 +259,7 @@ class Tracer:
             status_code=int(result.status.code), message=result.status.message,
             feasible=None if result.feasible is None else np.array(result.feasible, copy=True),
             sampled=result.sampled,
-            comparison_operators=bool(fwk.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False)),
+            comparison_operators=gate_enabled(fwk.handle.feature_gates, COMPARISON_OPERATORS_GATE),
         )
         cycles.append(cycle)
         self._seq += 1

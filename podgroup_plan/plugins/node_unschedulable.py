@@ -15,6 +15,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import CycleState, FilterPlugin, FilterVerdict
 from podgroup_plan.framework.status import Code
 from podgroup_plan.model.objects import Pod, Taint
@@ -54,7 +55,7 @@ class NodeUnschedulable(FilterPlugin):
         cordoned, any_cordoned = state.derived(_CORDONED, _cordon_column)
         if not any_cordoned:
             return FilterVerdict.all_pass(len(view))
-        gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+        gate = gate_enabled(self.handle.feature_gates, COMPARISON_OPERATORS_GATE)
         tolerated = self._tolerated.get(
             (pod.tolerations, gate), lambda: tolerations_tolerate(pod.tolerations, _UNSCHEDULABLE_TAINT, gate)
         )

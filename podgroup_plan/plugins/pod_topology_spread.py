@@ -43,6 +43,7 @@ from podgroup_plan.config.args import (
     SYSTEM_DEFAULTING,
     PodTopologySpreadArgs,
 )
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
@@ -138,8 +139,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
         else:
             self._defaults = tuple(self.args.default_constraints)
             self._system_defaulted = False
-        gates = self.handle.feature_gates
-        self._match_label_keys = gates.get("MatchLabelKeysInPodTopologySpread", True)
+        self._match_label_keys = gate_enabled(self.handle.feature_gates, "MatchLabelKeysInPodTopologySpread")
         self._services: dict[str, list] = {}
         self._controllers: dict[tuple[str, str, str], LabelSelector] = {}
         for s in sorted(self.handle.spread_selectors, key=lambda s: (s.kind, s.namespace, s.name)):
@@ -269,7 +269,7 @@ class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlug
 
     def _taint_mask(self, state: "ClusterState", pod: Pod) -> np.ndarray:
         # nodeTaintsPolicy Honor: the pod tolerates every NoSchedule/NoExecute taint there
-        gate = bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+        gate = gate_enabled(self.handle.feature_gates, COMPARISON_OPERATORS_GATE)
         return state.memo(_ELIGIBLE_MEMO).get(("taints", pod.tolerations, gate), lambda: untolerated_per_node(
             state, taint_table(state), pod.tolerations, _DO_NOT_SCHEDULE_EFFECTS, gate) == 0)
 

@@ -27,6 +27,7 @@ from typing import Hashable
 
 import numpy as np
 
+from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
@@ -76,7 +77,7 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
     # ----- shared -------------------------------------------------------------------------
 
     def _comparison_operators(self) -> bool:
-        return bool(self.handle.feature_gates.get(COMPARISON_OPERATORS_GATE, False))
+        return gate_enabled(self.handle.feature_gates, COMPARISON_OPERATORS_GATE)
 
     def _table(self, state) -> TaintTable:
         return taint_table(state)
