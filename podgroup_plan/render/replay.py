@@ -55,7 +55,7 @@ def _focus_lines(doc: Mapping[str, Any]) -> list[str]:
     if not f["found"]:
         return [f"--focus {f['workload']}: no such workload or pod in the replay"]
     lines = [f"{f['kind']} {f['workload']}: arrived {f['arrival']}, started {_cell(f['start'])} "
-             f"(waited {_cell(f['waitSeconds'])} s, {f['attemptCount']} attempts)"]
+             f"(waited {_cell(f['waitSeconds'])} s, {f['attemptCount']} attempt{'' if f['attemptCount'] == 1 else 's'})"]
     if f["waitedFor"]:
         lines.append("  it waited for:")
         lines += [f"    {p['namespace']}/{p['name']} on {p['node']}, {p['endedBy']} at {p['end']}" for p in f["waitedFor"]]

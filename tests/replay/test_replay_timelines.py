@@ -133,3 +133,24 @@ def test_work_arriving_after_until_is_left_out_and_held_pods_are_listed(tmp_path
     assert "late" not in w and doc["summary"]["pods"] == 2
     assert w["gated"]["status"] == "Pending" and w["gated"]["start"] is None
     assert w["gated"]["message"] == "waiting for scheduling gates: [example.com/hold]"
+
+
+def test_default_duration_is_for_batch_work_not_services(tmp_path):
+    # a ReplicaSet's pod runs on (a service); a bare pod takes --default-duration
+    rs = """apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+"""
+    path = write(tmp_path, node("n1"), rs, pod("batch", 1, 0))
+    doc = run(path, Settings(default_duration=60.0))
+    w = by_name(doc)
+    assert w["batch"]["end"] == at(60)
+    assert w["web"]["kind"] == "ReplicaSet" and w["web"]["status"] == "Running" and w["web"]["end"] is None
+    assert doc["summary"]["podsRunForever"] == 1

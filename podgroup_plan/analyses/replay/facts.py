@@ -8,6 +8,7 @@ from podgroup_plan.model.objects import Pod
 from podgroup_plan.model.timing import DEFAULT_GRACE_SECONDS, Timing, TimingKey, parse_time
 
 WorkloadKey = tuple[str, str, str]
+SERVICE_KINDS = frozenset({"DaemonSet", "ReplicaSet", "Deployment", "StatefulSet", "ReplicationController"})
 
 
 class Facts:
@@ -17,7 +18,7 @@ class Facts:
         self.timing = timing
         self.default_duration = default_duration
         self.default_arrival = default_arrival
-        self._chains: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        self._workload_of_group = {g.key: g.workload_name for g in cluster.pod_groups if g.workload_name}
 
     def owners(self, pod: Pod) -> list[tuple[str, str]]:
         """The pod's controlling owners, nearest first: (kind, name)."""
@@ -34,13 +35,22 @@ class Facts:
             chain.append(parent)
 
     def workload(self, pod: Pod) -> WorkloadKey:
-        """The topmost owner, else the pod's PodGroup, else the pod itself."""
+        """The topmost owner, else the Workload of the pod's PodGroup, else its PodGroup, else
+        the pod itself."""
         chain = self.owners(pod)
         if chain:
             return (chain[-1][0], pod.namespace, chain[-1][1])
         if pod.pod_group:
+            workload = self._workload_of_group.get((pod.namespace, pod.pod_group))
+            if workload:
+                return ("Workload", pod.namespace, workload)
             return ("PodGroup", pod.namespace, pod.pod_group)
         return ("Pod", pod.namespace, pod.name)
+
+    def serves(self, pod: Pod) -> bool:
+        """A pod of a DaemonSet, ReplicaSet, Deployment or StatefulSet: a service, which runs
+        until something says otherwise (`--default-duration` is for batch work)."""
+        return any(kind in SERVICE_KINDS for kind, _ in self.owners(pod))
 
     def _layers(self, pod: Pod) -> list[Timing]:
         own = self.timing.get(("Pod", pod.namespace, pod.name))
@@ -56,7 +66,7 @@ class Facts:
         for layer in self._layers(pod):
             if layer.duration is not None:
                 return layer.duration
-        return self.default_duration
+        return None if self.serves(pod) else self.default_duration
 
     def grace(self, pod: Pod) -> float:
         for layer in self._layers(pod):
