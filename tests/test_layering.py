@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "podgroup_plan"
 # module (its dotted name below podgroup_plan, or a prefix of it) -> layer; the longest prefix wins.
 LAYER_OF = {
     "errors": "base",
+    "natural": "base",
     "__init__": "api",  # the public API (its names load lazily); `import podgroup_plan` is base
     "model": "model",
     "state": "state",

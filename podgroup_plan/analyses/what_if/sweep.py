@@ -9,7 +9,6 @@ the sweep goes on.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +23,7 @@ from podgroup_plan.analyses.what_if.fates import damage, gpus_of, workload_fates
 from podgroup_plan.errors import InputError
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node
+from podgroup_plan.natural import natural_key
 from podgroup_plan.result import API_VERSION, PlanResult
 
 KIND = "WhatIfResult"
@@ -86,9 +86,6 @@ class PlanEach:
         return plan_fn
 
 
-def natural_key(text: str) -> list:
-    """`r2` before `r10`: digits compare as numbers."""
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text)]
 
 
 def each_value(cluster: ClusterInput, label: str, action: str) -> list[Scenario]:
