@@ -141,7 +141,7 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
 
 # The kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
 _SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
-                         "ReplicationController", "JobSet", "CronJob"})
+                         "ReplicationController", "JobSet", "CronJob", "RuntimeClass"})
 
 
 def check_input(

@@ -168,8 +168,8 @@ def _label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
 
 
 def _toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
-    """ValidateTolerations, the rules the schema does not state (remembered per list: the pods
-    of a dump share their tolerations)."""
+    """ValidateTolerations, in its order and with its texts (remembered per list: the pods of a
+    dump share their tolerations)."""
     try:
         key = tuple(tuple(t.items()) if isinstance(t, dict) else t for t in tolerations)
         found = _TOLERATION_ANSWERS.get(key)
@@ -197,12 +197,25 @@ def _toleration_problems(tolerations: list) -> Iterator[tuple[Path, str]]:
         if key:
             for m in label_name_errors(key):
                 yield path + ("key",), m
+        if not key and operator != "Exists":
+            yield path + ("operator",), invalid(
+                operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"')
         if t.get("tolerationSeconds") is not None and effect != "NoExecute":
             yield path + ("effect",), invalid(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set")
+        value = t.get("value") or ""
         if operator in ("Equal", ""):
-            errs = is_label_value(t.get("value") or "")
+            errs = is_label_value(value)
             if errs:
-                yield path + ("operator",), invalid(t.get("value") or "", ";".join(errs))
+                yield path + ("operator",), invalid(value, ";".join(errs))
+        elif operator == "Exists":
+            if value:
+                yield path + ("operator",), invalid(value, "value must be empty when `operator` is 'Exists'")
+        elif operator not in ("Gt", "Lt"):
+            # Gt and Lt are accepted: the apiserver takes them with TaintTolerationComparisonOperators
+            # (AllowTaintTolerationComparisonOperators), and the scheduler's own gate decides
+            yield path + ("operator",), not_supported(operator, ("Equal", "Exists"))
+        if effect and effect not in _TAINT_EFFECTS:
+            yield path + ("effect",), not_supported(effect, _TAINT_EFFECTS)
 
 
 def _requirement_issues(doc: Document, at: Path, rq: dict, check_values: bool) -> Iterator[Issue]:
@@ -405,6 +418,10 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -
 def object_issues(doc: Document) -> list[Issue]:
     """The rules of this module that apply to one document (of any kind)."""
     kind = doc.kind
+    if kind == "RuntimeClass":  # node/v1 ValidateRuntimeClass: its scheduling's tolerations
+        scheduling = doc.obj.get("scheduling")
+        tolerations = scheduling.get("tolerations") if isinstance(scheduling, dict) else None
+        return list(_toleration_issues(doc, ("scheduling", "tolerations"), tolerations)) if tolerations else []
     spec = doc.obj.get("spec")
     if not isinstance(spec, dict):
         return []

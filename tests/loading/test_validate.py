@@ -499,7 +499,7 @@ def test_every_problem_of_one_object_at_once(manifests):
                  "containers": [{"name": "c", "image": "x"}]}}))
     problems = manifests.problems("p.yaml")
     assert [p.split(": ", 2)[2] for p in problems] == [
-        "spec.tolerations[0].value: must be empty when operator is Exists",
+        "spec.tolerations[0].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'",
         'spec.topologySpreadConstraints[0]: Duplicate value: "{zone, DoNotSchedule}"',
         "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
     ]
@@ -592,3 +592,31 @@ def test_a_gang_min_count_above_parallelism_is_refused_as_batch_validation_does(
         f"spec.scheduling.schedulingPolicy.gang.minCount: {text}",
         f"spec.jobTemplate.spec.scheduling.schedulingPolicy.gang.minCount: {text}",
     ]
+
+
+@pytest.mark.parametrize("toleration, expected", [
+    ({"key": "gpu", "operator": "Exists", "value": "x"},
+     ["spec.tolerations[0].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'"]),
+    ({"operator": "Equal", "value": "x"},
+     ['spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, '
+      'which means "match all values and all keys"']),
+    ({"key": "gpu", "operator": "Like"},
+     ['spec.tolerations[0].operator: Unsupported value: "Like": supported values: "Equal", "Exists"']),
+    ({"key": "gpu", "operator": "Exists", "effect": "NoExec"},
+     ['spec.tolerations[0].effect: Unsupported value: "NoExec": supported values: "NoSchedule", '
+      '"PreferNoSchedule", "NoExecute"']),
+    ({"key": "gpu", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}, []),
+    ({"operator": "Exists"}, []),
+])
+def test_tolerations_get_validate_tolerations_texts(manifests, toleration, expected):
+    """ValidateTolerations (v1.37.0 pkg/apis/core/validation): its paths and texts, where the
+    schema once answered in its own words."""
+    manifests.write("p.yaml", dump(
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"},
+         "status": {"allocatable": {"cpu": "1", "pods": "10"}}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a"},
+         "spec": {"tolerations": [toleration], "containers": [{"name": "c", "image": "x"}]}}))
+    if not expected:
+        manifests.load("p.yaml")
+        return
+    assert [p.split(": ", 2)[2] for p in manifests.problems("p.yaml")] == expected
