@@ -2,7 +2,7 @@
 worked out by hand from kube-scheduler v1.37.0's queue rules (docs/replay.md)."""
 from __future__ import annotations
 
-from scenarios import at, gang, node, pod, priority_class, write
+from scenarios import at, gang, job, node, pod, priority_class, write
 
 from podgroup_plan import load_input
 from podgroup_plan.analyses.replay.run import Settings, replay
@@ -154,3 +154,32 @@ spec:
     assert w["batch"]["end"] == at(60)
     assert w["web"]["kind"] == "ReplicaSet" and w["web"]["status"] == "Running" and w["web"]["end"] is None
     assert doc["summary"]["podsRunForever"] == 1
+
+
+def test_a_gang_waits_for_two_jobs_submitted_before_it(tmp_path):
+    # The two Jobs (8 GPUs each: 100 s and 60 s) take both nodes at 0; the gang of two 8-GPU
+    # pods arrives at 10 and starts at 100, when the longer Job completes.
+    path = write(tmp_path, node("n1"), node("n2"), job("j1", 8, 0, "100s"), job("j2", 8, 0, "60s"),
+                 gang("g", 2, 10), pod("g-0", 8, 10, "20s", group="g"), pod("g-1", 8, 10, "20s", group="g"))
+    doc = run(path, Settings(focus="default/g"))
+    w = by_name(doc)
+    assert (w["j1"]["kind"], w["j1"]["end"], w["j2"]["end"]) == ("Job", at(100), at(60))
+    assert (w["g"]["start"], w["g"]["end"], w["g"]["waitSeconds"]) == (at(100), at(120), 90)
+    assert [a["outcome"] for a in doc["focus"]["attempts"]][-1] == "Scheduled"
+    assert doc["focus"]["attempts"][-1]["time"] == at(100)
+
+
+def test_a_gang_preempts_and_starts_when_its_last_victim_is_gone(tmp_path):
+    # A high-priority gang of two 8-GPU pods arrives at 20 on two nodes held by low-priority
+    # pods with grace periods 10 s and 20 s: it starts at 40, when the second has terminated.
+    high_gang = gang("g", 2, 20).replace("spec:\n", "spec:\n  priorityClassName: high\n", 1)
+    path = write(tmp_path, priority_class("high", 1000), node("n1"), node("n2"),
+                 pod("low1", 8, 0, "100s", grace=10), pod("low2", 8, 0, "100s", grace=20), high_gang,
+                 pod("g-0", 8, 20, "30s", group="g", priority="high"),
+                 pod("g-1", 8, 20, "30s", group="g", priority="high"))
+    doc = run(path, Settings(focus="default/g"))
+    w = by_name(doc)
+    assert (w["low1"]["end"], w["low2"]["end"]) == (at(30), at(40))
+    assert (w["g"]["start"], w["g"]["end"]) == (at(40), at(70))
+    assert [a["outcome"] for a in doc["focus"]["attempts"]] == ["Preempting", "Scheduled"]
+    assert doc["summary"]["preemptions"] == 2
