@@ -52,8 +52,9 @@ def replay(
         "--until", metavar="TIME|DURATION", help="Stop at this time, or this long after the start "
         "(e.g. 2026-01-02T00:00:00Z, 8h).")] = None,
     default_duration: Annotated[Optional[str], typer.Option(
-        "--default-duration", metavar="DURATION", help="Run time of pods without a "
-        "podgroup-plan.io/duration annotation (default: they run forever).")] = None,
+        "--default-duration", metavar="DURATION", help="Run time of batch pods without a "
+        "podgroup-plan.io/duration annotation (default: they run forever; pods of DaemonSets, "
+        "ReplicaSets, Deployments and StatefulSets always do unless annotated).")] = None,
     focus: Annotated[Optional[str], typer.Option(
         "--focus", metavar="NS/NAME", help="One workload (or pod): when it starts, what it waited "
         "for, the message while it waited, its attempts.")] = None,
