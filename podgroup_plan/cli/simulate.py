@@ -51,7 +51,8 @@ def simulate(
     pods: Annotated[str, typer.Option(
         "--pods", callback=words_of(PODS_SHOWN, "a choice of pods"), metavar=metavar(PODS_SHOWN),
         help="Pods the table and Markdown list: those that did not end Scheduled (pending), "
-             "or every pending and evicted pod by name (all). JSON and YAML always list them all.")] = PODS_SHOWN[0],
+             "or every pod by name, those left running too (all). JSON and YAML list every pending "
+             "and evicted pod.")] = PODS_SHOWN[0],
     capacity: Annotated[bool, typer.Option(
         "--capacity",
         help="Add GPU fragmentation per zone and rack to the table (free GPUs, N-GPU slots left, "

@@ -451,6 +451,26 @@ def pods_label(labels: Labels, pods: list[PodResult]) -> str:
     return f"{len(pods)} pods: " + name_list([ref(p.namespace, p.name) for p in pods])
 
 
+RUNNING = "Running"
+
+
+def every_pod(result: PlanResult) -> list[PodResult]:
+    """`--pods all`: the result's pods (pending and evicted) and the pods that ran before the plan
+    and still run after it on their nodes (status `Running`, a table-only word: they are not in
+    `pods[]`), from the nodes' pods after the plan (the result's usage); evicted ones are in
+    `pods[]` already."""
+    listed = list(result.pods)
+    usage = getattr(result, "usage", None)
+    if usage is None or not usage.pods_after:
+        return listed
+    known = {(p.namespace, p.name) for p in listed}
+    for node, keys in zip(usage.names, usage.pods_after, strict=False):
+        for namespace, name in keys:
+            if (namespace, name) not in known:
+                listed.append(PodResult(namespace, name, None, RUNNING, node=node))
+    return listed
+
+
 def nodes_cell(nodes: list[str | None]) -> str | None:
     """A folded row's node: the node its pods share, else `6 nodes`."""
     distinct = {n for n in nodes if n}

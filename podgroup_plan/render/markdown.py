@@ -113,7 +113,7 @@ def unscheduled_pods(result: PlanResult, pods: str = "pending") -> list[str]:
     """The pods that did not end Scheduled with their messages, pods of one owner with the same
     status and message in one row (`Job ns/train (40 pods)`); `pods="all"`: every pod by name."""
     every = pods == "all"
-    listed = by_name([p for p in result.pods if every or p.status != SCHEDULED])
+    listed = by_name(common.every_pod(result) if every else [p for p in result.pods if p.status != SCHEDULED])
     title = "### Pods" if every else "### Pods that did not schedule"
     lines = [title, ""]
     if not listed:

@@ -45,6 +45,7 @@ STATUS_STYLE = {
     "Invalid": "bold red",
     "Waiting": "yellow",
     "Preempted": "magenta",
+    "Running": "cyan",
     "Ignored": "dim",
     "True": "green",
     "False": "red",
@@ -263,7 +264,7 @@ def trees(view: View) -> list[Text]:
 
 def listed_pods(view: View) -> list[PodResult]:
     if view.pods == PODS_ALL:
-        return by_name(view.result.pods)
+        return view.memo("every_pod", lambda: by_name(common.every_pod(view.result)))
     return view.not_scheduled_pods()
 
 

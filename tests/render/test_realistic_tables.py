@@ -79,6 +79,9 @@ def test_gangs_and_pods_are_named_by_their_job_and_folded(cluster):
     assert "giant-pretrain-17-" not in text.split("Pods that did not schedule")[1].split("Why these")[0]
     every = run(200, "simulate", cluster, "--pods", "all")
     assert len(re.findall(r"^research-infrastructure/giant-pretrain-\d+-\w{5} ", every, re.M)) == 40
+    # --pods all lists every pod: the notebooks the plan leaves running too (36 of 48; 12 evicted)
+    assert len(re.findall(r"^data-science-notebooks/notebook-servers-\S+ +— +Running +gke-", every, re.M)) == 36
+    assert len(re.findall(r"^data-science-notebooks/notebook-servers-\S+ +— +Preempted +gke-", every, re.M)) == 12
     # the generated names stay in the JSON
     doc = json.loads(run(80, "simulate", cluster, "-o", "json"))
     assert any(g["name"].startswith("giant-pretrain-") and "-pgt-" in g["name"] for g in doc["podGroups"])
