@@ -41,7 +41,7 @@ def giant_group(cluster) -> str:
 COMMANDS = {
     "simulate": lambda c: ["simulate", c],
     "simulate-all": lambda c: ["simulate", c, "--pods", "all"],
-    "diff": lambda c: ["diff", c, "--config-b", NO_PREEMPTION],
+    "diff": lambda c: ["diff", c, "--config-b", _beside(c, NO_PREEMPTION)],
     "explain-group": lambda c: ["explain", c, "--pod-group", giant_group(c)],
     "explain-pod": lambda c: ["explain", c, "--pod", "research-infrastructure/giant-pretrain-0-zp975"],
     "explain-job": lambda c: ["explain", c, "--job", "research-infrastructure/multi-zone-finetune"],
@@ -49,6 +49,14 @@ COMMANDS = {
     "what-if": lambda c: ["what-if", c, "--each", "cloud.google.com/gce-topology-block"],
     "headroom": lambda c: ["headroom", c, "--workload", realistic.write_workload(c.parent), "--max", "5"],
 }
+
+
+def _beside(cluster, path: Path) -> Path:
+    """A copy of `path` beside the cluster, so that the header names it under FOLDER (the
+    checkout's own path differs between clones and would end up in the snapshot)."""
+    copy = cluster.parent / path.name
+    copy.write_bytes(path.read_bytes())
+    return copy
 
 
 def _with_placeholder(text: str, cluster) -> str:
