@@ -26,9 +26,9 @@ def snapshot(
              "Pods bound to a node in other namespaces are still read: they take the node's room.")] = None,
     anonymize: Annotated[bool, typer.Option(
         "--anonymize",
-        help="Replace every name, namespace, label value and image by a keyed hash (label keys, "
-             "resource names, topology keys and quantities are kept); the key file maps them back "
-             "(podgroup-plan deanonymize).")] = False,
+        help="Replace every name, namespace, label value and image by a token that keeps their "
+             "order (gaps drawn with a random key; label keys, resource names, topology keys and "
+             "quantities are kept); the key file maps them back (podgroup-plan deanonymize).")] = False,
     key_file: Annotated[Optional[Path], typer.Option(
         "--key-file", metavar="FILE", dir_okay=False,
         help="With --anonymize: where to write the key and the names it mapped (a new file; keep "
