@@ -17,6 +17,9 @@ from podgroup_plan.loading.paths import STDIN_NAME
 from podgroup_plan.loading.yaml_loader import ManifestLoader
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+# Children upstream's field paths name that are no field: a pair of fields judged together
+# (validateTopologySpreadConstraints: `[0].{topologyKey, whenUnsatisfiable}`)
+_TUPLE_CHILDREN = frozenset({"{topologyKey, whenUnsatisfiable}"})
 
 
 def format_path(path: Path) -> str:
@@ -27,7 +30,7 @@ def format_path(path: Path) -> str:
     for part in path:
         if isinstance(part, int):
             out.append(f"[{part}]")
-        elif _PLAIN_KEY.fullmatch(part):
+        elif _PLAIN_KEY.fullmatch(part) or part in _TUPLE_CHILDREN:
             out.append(f".{part}" if out else part)
         else:
             out.append(f"[{part}]")

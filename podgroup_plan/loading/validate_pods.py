@@ -281,7 +281,7 @@ def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue
             yield Issue(doc, at + (i, "whenUnsatisfiable"), not_supported(action, _SCHEDULE_ACTIONS))
         for rest in constraints[i + 1:]:
             if isinstance(rest, dict) and rest.get("topologyKey") == key and rest.get("whenUnsatisfiable") == action:
-                yield Issue(doc, at + (i,), duplicate(f"{{{key}, {action}}}"))
+                yield Issue(doc, at + (i, "{topologyKey, whenUnsatisfiable}"), duplicate(f"{{{key}, {action}}}"))
                 break
         min_domains = c.get("minDomains")
         if type(min_domains) is int and min_domains <= 0:

@@ -500,8 +500,8 @@ def test_every_problem_of_one_object_at_once(manifests):
     problems = manifests.problems("p.yaml")
     assert [p.split(": ", 2)[2] for p in problems] == [
         "spec.tolerations[0].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'",
-        'spec.topologySpreadConstraints[0]: Duplicate value: "{zone, DoNotSchedule}"',
         "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+        'spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"',
     ]
 
 
