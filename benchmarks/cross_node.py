@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from podgroup_plan.config.args import InterPodAffinityArgs
     from podgroup_plan.framework.interface import CycleState
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
     from podgroup_plan.plugins.inter_pod_affinity import InterPodAffinity
     from podgroup_plan.plugins.pod_topology_spread import PodTopologySpread
     from podgroup_plan.state.cluster import ClusterState

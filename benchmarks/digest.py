@@ -193,7 +193,7 @@ def object_inputs() -> Iterator[Input]:
 
 
 def _planned(cluster) -> bytes:
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
     from podgroup_plan.render.json_yaml import render_json
 
     return render_json(plan(cluster).to_dict()).encode("utf-8")

@@ -19,7 +19,7 @@ from podgroup_plan.config.feature_gates import resolve_feature_gates
 from podgroup_plan.model.controllers import Controllers, Job, JobScheduling
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import CPU, GANG, MEMORY, PODS, Node, Pod
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 
 def build(nodes: int, jobs: int, pods_per_job: int) -> ClusterInput:

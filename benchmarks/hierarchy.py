@@ -23,7 +23,7 @@ import time
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import GANG, CompositePodGroup, Node, Pod, PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 NS = "default"
 API = "scheduling.k8s.io/v1alpha3"

@@ -26,7 +26,7 @@ from pathlib import Path
 from benchmarks.cases import CASES
 from benchmarks.generate import cluster_input
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.render.html import render_html
 
 ROOT = Path(__file__).resolve().parents[1]

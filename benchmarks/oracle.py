@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from podgroup_plan.config.configuration import resolve_feature_gates
     from podgroup_plan.loading import load_input
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     gates = resolve_feature_gates(None)
     t0 = time.perf_counter()

@@ -36,7 +36,7 @@ from podgroup_plan.model.objects import (
     PodGroup,
 )
 from podgroup_plan.model.selectors import LabelSelector
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 NS = "default"
 API = "scheduling.k8s.io/v1beta1"

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         work = lambda: load_input([folder])  # noqa: E731
         label = f"load_input({case.documents:,} documents)"
     else:
-        from podgroup_plan.plan import plan
+        from podgroup_plan.planner import plan
 
         cluster = cluster_input(case)
         work = lambda: plan(cluster)  # noqa: E731

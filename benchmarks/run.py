@@ -10,7 +10,7 @@
 
 Per case: load time (read + validate + decode with `podgroup_plan.loading.load_input`, on
 `kubectl get -o json`-style `List` files), documents/s and, beside it, the parse-only floor
-(`orjson.loads` of the same files; PyYAML's C loader with `--format yaml`); plan time (`podgroup_plan.plan.plan`), pending pods/s,
+(`orjson.loads` of the same files; PyYAML's C loader with `--format yaml`); plan time (`podgroup_plan.plan`), pending pods/s,
 ms per gang; peak memory (`ru_maxrss` of the case's own process, so load + plan + the
 interpreter); and whether the plan is right (every pod placed, no node over allocatable, gangs
 all-or-nothing). Inputs are generated once into `--data-dir` and reused.
@@ -84,7 +84,7 @@ def run_child(case: Case, folder: str | None, input_mode: str) -> dict:
             input_mode = out["input"] = "objects"
     plan = None
     if case.plan:
-        from podgroup_plan.plan import plan
+        from podgroup_plan.planner import plan
     out["peak_mib_after_import"] = round(_peak_mib(), 1)
 
     out["loadavg_before"] = os.getloadavg()[0]

@@ -18,7 +18,7 @@ import yaml
 
 from podgroup_plan.diff import diff_plans
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.render.html import render_diff_html, render_html
 
 ROOT = Path(__file__).resolve().parents[1]

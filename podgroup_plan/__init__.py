@@ -24,7 +24,7 @@ KUBERNETES_VERSION = "v1.37.0"
 _EXPORTS = {
     "load_input": "podgroup_plan.loading",
     "load_scheduler_config": "podgroup_plan.loading",
-    "plan": "podgroup_plan.plan",
+    "plan": "podgroup_plan.planner",
     "Planner": "podgroup_plan.planner",
     "Scope": "podgroup_plan.planner",
     "PlanResult": "podgroup_plan.result",
@@ -57,8 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from podgroup_plan.loading import load_input, load_scheduler_config
     from podgroup_plan.model.cluster_input import ClusterInput
     from podgroup_plan.model.objects import CompositePodGroup, Node, Pod, PodGroup, Workload
-    from podgroup_plan.plan import plan
-    from podgroup_plan.planner import Planner, Scope
+    from podgroup_plan.planner import Planner, Scope, plan
     from podgroup_plan.result import CompositePodGroupResult, PlanResult, PodGroupResult, PodResult, VictimResult
 
 

@@ -11,7 +11,7 @@ a way to try a change and take it back.
     what_if = planner.derive(smaller_cluster)     # same configuration, another input
 
 What kube-scheduler is to a cluster, a Planner is to one input: `plan()` schedules what the
-input holds, as `podgroup_plan.plan.plan()` always did (that function is now this class's
+input holds, as `podgroup_plan.plan()` always did (that function is now this class's
 wrapper); `submit()` adds pending work (pods, PodGroups, Workloads, CompositePodGroups, or the
 Jobs / JobSets / Deployments / ReplicaSets / StatefulSets whose pods the controllers create,
 expanded as the input's are) and `run()` schedules it on the cluster the plan left. Analyses
@@ -155,7 +155,7 @@ class Planner:
 
     def plan(self, progress: ProgressFn | None = None) -> PlanResult:
         """Schedule everything queued and return the result: for a new Planner, exactly what
-        `podgroup_plan.plan.plan()` returns for its input. `progress(done, total)` is called after
+        `podgroup_plan.plan()` returns for its input. `progress(done, total)` is called after
         every scheduling cycle (Passes.run: the cycles so far, and those plus the entities left
         in the pass)."""
         return self.run(progress)
@@ -377,3 +377,28 @@ def _merged(cluster: ClusterInput, fragment: ClusterInput) -> ClusterInput:
         namespaces=namespaces,
         controllers=controllers,
     )
+
+
+# `plan()` lives here, not in a module of its own named `plan`: importing a submodule binds it as
+# an attribute of its package, so a module `podgroup_plan.plan` shadowed the public function
+# `podgroup_plan.plan` once anything had imported it (`from podgroup_plan import plan` then gave
+# the module; tests/test_api_doc.py).
+def plan(
+    cluster: ClusterInput,
+    scheduler_config: Mapping | None = None,
+    feature_gates: Mapping[str, bool] | None = None,
+    progress: ProgressFn | None = None,
+    config_source: str = "<config>",
+    expand: bool = True,
+    observer: PlanObserver | None = None,
+) -> PlanResult:
+    """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
+    dict, read from `config_source`) wins over one found among the manifests. `feature_gates`
+    holds the gates set (`--feature-gates`); the others take the planner's defaults. With
+    `expand`, Jobs, JobSets, Deployments, ReplicaSets and StatefulSets first get the pods their
+    controllers would create (podgroup_plan/controllers). Raises InputError for a bad
+    configuration or bad feature gates. `observer` (`explain`'s tracer) is notified as the plan
+    runs (podgroup_plan/observer.py)."""
+    planner = Planner(cluster, scheduler_config, feature_gates, config_source=config_source,
+                      expand=expand, observer=observer)
+    return planner.plan(progress)

@@ -48,3 +48,18 @@ def test_importing_the_package_imports_no_engine():
     code = "import sys, podgroup_plan; print(sorted(m for m in sys.modules if m.startswith(('numpy', 'podgroup_plan.'))))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_plan_is_the_function_whatever_was_imported_before():
+    # A submodule named like a public name would shadow it once imported (the import system
+    # binds a submodule as an attribute of its package): `plan` has no module of its own.
+    import subprocess
+    import sys
+
+    code = ("import podgroup_plan.planner, podgroup_plan.cli.planning, podgroup_plan.explain\n"
+            "from podgroup_plan import plan, Planner\n"
+            "assert callable(plan) and plan.__name__ == 'plan' and plan.__module__ == 'podgroup_plan.planner', plan\n"
+            "import podgroup_plan\n"
+            "assert podgroup_plan.plan is plan\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

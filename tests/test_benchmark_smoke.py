@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import generate, verify
 from benchmarks.cases import Case, tiny, tiny_mixed
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.result import SCHEDULED, UNSCHEDULABLE
 
 

@@ -30,7 +30,6 @@ LAYER_OF = {
     "scheduling": "scheduling",
     "controllers": "controllers",
     "events": "events",
-    "plan": "planner",
     "planner": "planner",
     "passes": "planner",
     "queue": "planner",

@@ -78,7 +78,7 @@ def test_rendered_diff_meets_the_schema():
                                         if (p / "expected.yaml").is_file()))
 def test_every_scenario_result_meets_the_schema(case):
     from podgroup_plan.loading import load_input
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     expected = yaml.safe_load((SCENARIOS / case / "expected.yaml").read_text(encoding="utf-8"))
     result = plan(load_input([str(SCENARIOS / case / "manifests")]),

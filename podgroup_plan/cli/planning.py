@@ -27,7 +27,7 @@ def check_config(cluster: ClusterInput, config: Mapping | None,
 
 def run_plan(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
           label: str = "Planning", config_file: Path | None = None) -> PlanResult:
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     bar = ProgressBar(label) if is_terminal(sys.stderr) else None
     try:

@@ -51,7 +51,7 @@ def owner_target(cluster: ClusterInput, kind: str, namespace: str, name: str, fl
     """The target `--job NS/NAME` or `--owner KIND/NS/NAME` names: planned once to learn which
     PodGroup (or CompositePodGroup tree, or pod) the owner's controller made, as the tables name
     it. Raises InputError (with the nearest owners) when there is none."""
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source, expand=expand)
     return Target(*resolve_owner(result, kind, namespace, name, flag))
@@ -66,7 +66,7 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
             node: str | None = None, top: int = DEFAULT_TOP, expand: bool = True) -> dict[str, Any]:
     """Plan `cluster` as `simulate` does and explain `target`. Raises InputError when the target
     (or `node`) is not in the input."""
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     tracer = Tracer(target, _parents(cluster))
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,

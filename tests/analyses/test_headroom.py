@@ -21,7 +21,7 @@ from podgroup_plan.analyses.headroom.report import Question, headroom
 from podgroup_plan.analyses.headroom.workload import check_template, copy_of, latest_timestamp
 from podgroup_plan.cli import app
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.planner import Planner
 
 ROOT = Path(__file__).resolve().parents[2]

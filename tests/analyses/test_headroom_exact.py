@@ -17,7 +17,7 @@ from podgroup_plan.analyses.headroom.greedy import Template
 from podgroup_plan.analyses.headroom.report import Question, headroom
 from podgroup_plan.analyses.headroom.workload import check_template
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.planner import Planner
 
 RACK = "topology.example.com/rack"

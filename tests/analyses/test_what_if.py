@@ -150,7 +150,7 @@ def test_cordon_sends_pending_work_elsewhere(tmp_path):
     ci = cluster(tmp_path, pod("wait-0", gpus=8))
     applied = apply_changes(ci, [NodeChange(CORDON, f"{RACK}=r1")])
     assert all(n.unschedulable for n in applied.cluster.nodes if n.name.startswith("r1"))
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     result = plan(applied.cluster)
     [p] = result.pods
@@ -284,7 +284,7 @@ def test_a_running_gang_that_loses_one_pod_keeps_the_other_and_its_new_pod_joins
     assert job["belowMinCount"] is True  # one of two left running
     assert len(job["nodes"]) == 1 and job["nodes"][0] != "r1-n1"
     # the PodGroup is still the running one: no new condition written on it
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     applied = apply_changes(ci, [NodeChange(FAIL, "r1-n1")])
     result = plan(applied.cluster)

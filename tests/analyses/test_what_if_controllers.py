@@ -18,7 +18,7 @@ from podgroup_plan.analyses.what_if.changes import FAIL, NodeChange, apply_chang
 from podgroup_plan.config.feature_gates import resolve_feature_gates
 from podgroup_plan.controllers.expand import expand
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 T0 = "2026-05-01T10:00:00Z"

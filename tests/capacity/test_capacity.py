@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from podgroup_plan.capacity import SLOT_SIZES, topology_keys
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from tests.builders import make_node, make_pod
 
 GPU = "nvidia.com/gpu"

@@ -24,7 +24,7 @@ def _engine_ready() -> bool:
     try:
         from podgroup_plan.loading import load_input, load_scheduler_config, summarize  # noqa: F401
         from podgroup_plan.config.configuration import parse_feature_gates  # noqa: F401
-        from podgroup_plan.plan import plan  # noqa: F401
+        from podgroup_plan.planner import plan  # noqa: F401
     except ImportError:
         return False
     return True
@@ -185,7 +185,7 @@ def test_feature_gates_apply():
 
 @engine
 def test_progress_callback_is_passed_when_stderr_is_a_terminal(monkeypatch):
-    import podgroup_plan.plan as plan_module
+    import podgroup_plan.planner as plan_module
     from podgroup_plan.cli import planning, progress
 
     class TTY:

@@ -218,7 +218,7 @@ def test_the_cluster_note_is_in_the_header_not_among_the_notes() -> None:
     import dataclasses
 
     from podgroup_plan.loading import load_input
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
     from podgroup_plan.render.markdown import render_markdown
     from podgroup_plan.render.table import render_table
 

@@ -263,7 +263,7 @@ def test_dash_reads_standard_input(runner, monkeypatch, engine):
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(runner, monkeypatch):
-    plan_module = pytest.importorskip("podgroup_plan.plan", reason="engine not importable yet")
+    plan_module = pytest.importorskip("podgroup_plan.planner", reason="engine not importable yet")
     from podgroup_plan import loading
     from podgroup_plan.model.cluster_input import ClusterInput
 

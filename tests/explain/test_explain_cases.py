@@ -17,7 +17,7 @@ import yaml
 
 from podgroup_plan.explain import COMPOSITE_POD_GROUP, POD, POD_GROUP, explain, parse_target
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 CASES = Path(__file__).parent / "cases"
 SCHEMA = json.loads((Path(__file__).parents[2] / "schemas" / "Explanation.json").read_text())

@@ -17,7 +17,7 @@ import jsonschema
 
 from podgroup_plan.explain import POD, POD_GROUP, Target, explain
 from podgroup_plan.explain.trace import Tracer
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "properties"))
 from test_plan_invariants import clusters  # noqa: E402  (the shared cluster generator)

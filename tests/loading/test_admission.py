@@ -147,7 +147,7 @@ LR_NOTE = ("LimitRange ns/lr: min, max and maxLimitRequestRatio were not checked
 
 
 def test_a_limit_range_with_min_or_max_is_named_in_the_notes_when_pods_are_admitted(tmp_path):
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     ci = load(tmp_path, NODE + LR + pod())
     assert ci.admission_notes == (LR_NOTE,)

@@ -14,7 +14,7 @@ from oracle_driver import run_oracle
 from oracle_exclusions import scheduler_gates
 
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 

@@ -23,7 +23,7 @@ from oracle_exclusions import (oracle_outcome, placement_tie, scheduler_config, 
 from oracle_generate import scheduler_cases, tree_cases
 
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 EXAMPLES = int(os.environ.get("PODGROUP_PLAN_ORACLE_EXAMPLES", "0"))
 SETTINGS = settings(

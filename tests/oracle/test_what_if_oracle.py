@@ -33,7 +33,7 @@ from podgroup_plan.analyses.headroom.report import Question, headroom
 from podgroup_plan.analyses.headroom.workload import copy_of, latest_timestamp
 from podgroup_plan.analyses.what_if.changes import NodeChange, apply_changes
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.planner import Planner
 
 EXAMPLES = int(os.environ.get("PODGROUP_PLAN_ORACLE_EXAMPLES", "0"))

@@ -11,7 +11,7 @@ import yaml
 from podgroup_plan.loading import load_input
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Pod
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.planner import Planner
 
 ROOT = Path(__file__).resolve().parents[2]

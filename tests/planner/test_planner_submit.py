@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node, Pod, PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.planner import Planner
 
 PRIORITIES = [0, 10, 100]

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from benchmarks.cases import tiny_mixed
 from benchmarks.generate import cluster_input
 from podgroup_plan.framework import node_cache
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

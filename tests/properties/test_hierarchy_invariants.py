@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import CompositePodGroup, Node, Pod, PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 V = "scheduling.k8s.io/v1alpha3"
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

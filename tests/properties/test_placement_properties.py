@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node, Pod, PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.scheduling import placement_cache
 
 RACK = "topology.kubernetes.io/rack"

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from builders import without_node_cache
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node, Pod, PodGroup, Taint, Toleration
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 GPU_TAINT = Taint("nvidia.com/gpu", "present", "NoSchedule")
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node, Pod, PodDisruptionBudget, PodGroup, SpreadSelector
 from podgroup_plan.model.selectors import LabelSelector
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 PRIORITIES = [0, 10, 100, 1000]
 

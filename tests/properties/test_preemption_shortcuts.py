@@ -34,7 +34,7 @@ from podgroup_plan.model.objects import (
     TopologySpreadConstraint,
 )
 from podgroup_plan.model.selectors import LabelSelector
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.framework.preemption import pod_group_preemption, screen
 
 PRIORITIES = [0, 10, 100, 1000]

@@ -13,7 +13,7 @@ pytest.importorskip("jinja2", reason="Jinja2, a dependency of -o html, is not in
 from html_pages import demo_page, demo_plan, diff_page, diff_plans_of_demo, what_if_of_demo, what_if_page
 
 from podgroup_plan.model.cluster_input import ClusterInput
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.render.html import render_html, render_what_if_html
 from tests.builders import make_node, make_pod
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.render.table import render_table
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"

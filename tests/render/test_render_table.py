@@ -207,7 +207,7 @@ def test_a_group_without_candidates_says_which_label_no_node_has():
     from pathlib import Path
 
     from podgroup_plan.loading import load_input
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
     from podgroup_plan.render.common import placement_summary
 
     folder = Path(__file__).parent.parent / "scenarios" / "oracle-no-feasible-placements" / "manifests"

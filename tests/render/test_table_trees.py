@@ -3,7 +3,7 @@ parent, each level with its status and placement (render/table.py `trees`)."""
 from pathlib import Path
 
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.render.table import render_table
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

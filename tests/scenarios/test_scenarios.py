@@ -30,7 +30,7 @@ import yaml
 
 from podgroup_plan.controllers import with_gangs
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 HERE = Path(__file__).parent
 FIXTURES = HERE.parent.parent / "fixtures"

@@ -3,7 +3,7 @@ gang gate, not by the cycle. Upstream: v1.37.0 `schedule_one_podgroup.go` skipPo
 (drops them before the algorithm) and the scheduler cache's pod group state (allPods keeps every
 known pod)."""
 from podgroup_plan.loading import load_input
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 NODE = """apiVersion: v1
 kind: Node

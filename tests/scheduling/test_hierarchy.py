@@ -8,7 +8,7 @@ from benchmarks.hierarchy import cluster as benchmark_cluster, verify
 from podgroup_plan.model.hierarchy import build_hierarchy
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import CompositePodGroup, PodGroup
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 from podgroup_plan.scheduling import hierarchy
 
 V = "scheduling.k8s.io/v1alpha3"

@@ -78,7 +78,7 @@ def test_a_missing_parent_is_not_invalid_its_subtree_waits():
 def _plan_with(composites, groups, gates=None):
     from podgroup_plan.model.cluster_input import ClusterInput
     from podgroup_plan.model.objects import Node, Pod
-    from podgroup_plan.plan import plan
+    from podgroup_plan.planner import plan
 
     node = Node(name="n1", labels={}, allocatable={"cpu": 8000, "memory": 1 << 34, "pods": 110})
     pods = [Pod(namespace="ns", name=f"{g.name}-0", pod_group=g.name, requests={"cpu": 100}, non_zero_cpu=100,

@@ -8,7 +8,7 @@ import gc
 
 from builders import make_node, make_pod
 from podgroup_plan.model.cluster_input import ClusterInput
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 
 def _cluster() -> ClusterInput:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node, Pod
-from podgroup_plan.plan import plan
+from podgroup_plan.planner import plan
 
 
 def _pod(name: str, cpu: int, priority: int = 0, node: str | None = None) -> Pod:
