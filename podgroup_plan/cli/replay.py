@@ -119,8 +119,8 @@ def replay(
                 other = inputs.naming(config_b, lambda: run(
                     cluster, timing, settings, config_b_doc, gates, config_source=str(config_b)))
                 doc = compare(doc, other, str(scheduler_config or "A"), str(config_b))
-        if live.note is not None:  # the replay document has no notes: said beside it
-            typer.echo(f"podgroup-plan: {live.note}", err=True)
+            if live.note is not None:  # the header names the cluster and when it was read
+                doc["notes"] = [live.note]
         emit.emit(REPLAY, output, doc, output_file, emit.options())
     raise typer.Exit(EXIT_OK)
 

@@ -92,11 +92,18 @@ def _comparison_lines(doc: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def header_lines(doc: Mapping[str, Any]) -> list[str]:
+    """Where the input came from (`--from-cluster`'s note naming the cluster and when it was
+    read), above everything else, as simulate's header names its input."""
+    return [*doc.get("notes", ()), ""] if doc.get("notes") else []
+
+
 def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
     if "comparison" in doc:
-        lines = ["== A =="] + _one(doc["a"]) + ["", "== B =="] + _one(doc["b"]) + [""] + _comparison_lines(doc)
+        lines = (header_lines(doc) + ["== A =="] + _one(doc["a"]) + ["", "== B =="] + _one(doc["b"]) + [""]
+                 + _comparison_lines(doc))
     else:
-        lines = _one(doc)
+        lines = header_lines(doc) + _one(doc)
     return "\n".join(lines) + "\n"
 
 
@@ -109,11 +116,14 @@ def render_markdown(doc: Mapping[str, Any], options: RenderOptions) -> str:
             out += ["", "```", *_focus_lines(d), "```"]
         return out
 
+    from podgroup_plan.render.markdown import cell  # simulate's header escapes its notes so
+
+    about = ["_" + " · ".join(cell(n) for n in doc["notes"]) + "_", ""] if doc.get("notes") else []
     if "comparison" in doc:
-        lines = ["## A", "", *md(doc["a"]), "", "## B", "", *md(doc["b"]), "", "## Differences", "", "```",
+        lines = [*about, "## A", "", *md(doc["a"]), "", "## B", "", *md(doc["b"]), "", "## Differences", "", "```",
                  *_comparison_lines(doc), "```"]
     else:
-        lines = ["## Replay", "", *md(doc)]
+        lines = ["## Replay", "", *about, *md(doc)]
     return "\n".join(lines) + "\n"
 
 

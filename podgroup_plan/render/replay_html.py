@@ -72,7 +72,8 @@ def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
         sections = _section(doc["a"], "A") + _section(doc["b"], "B")
     else:
         sections = _section(doc, "Replay")
+    notes = "".join(f"<p>{escape(n)}</p>" for n in doc.get("notes", ()))  # the cluster read, if any
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>podgroup-plan replay</title>"
             "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:12px}"
             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}pre{font-size:12px}</style></head>"
-            f"<body><h1>podgroup-plan replay</h1>{sections}</body></html>\n")
+            f"<body><h1>podgroup-plan replay</h1>{notes}{sections}</body></html>\n")

@@ -232,3 +232,81 @@ def test_the_cluster_note_is_in_the_header_not_among_the_notes() -> None:
     assert note in markdown.split("###")[0]
     assert markdown.count(note) == 1
     assert note in result.to_dict()["notes"]
+
+
+REPLAY_NODE = """apiVersion: v1
+kind: Node
+metadata: {name: gpu-1}
+status:
+  allocatable: {cpu: "64", memory: 512Gi, pods: "110", nvidia.com/gpu: "8"}
+"""
+REPLAY_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: train
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  annotations: {podgroup-plan.io/duration: 100s}
+spec:
+  containers:
+  - name: c
+    image: x
+    resources:
+      requests: {cpu: "1", nvidia.com/gpu: "8"}
+      limits: {nvidia.com/gpu: "8"}
+"""
+
+
+def test_replay_from_cluster_names_the_cluster_in_its_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`replay --from-cluster`: the cluster's note is the result's `notes` (JSON, by the schema)
+    and the first line of the table, the line under the Markdown heading, a paragraph of the
+    HTML; with --config-b, the comparison's. The cluster read is faked where the CLI calls it
+    (live.client.connect, live.snapshot.take): the snapshot is a node file the fake writes."""
+    import jsonschema
+    from typer.testing import CliRunner
+
+    from podgroup_plan.cli import app
+    from podgroup_plan.live import client, snapshot
+
+    reads: list[str] = []
+
+    def take(cluster: object, target: str, **_: object) -> snapshot.Report:
+        Path(target).mkdir()
+        (Path(target) / "nodes.yaml").write_text(REPLAY_NODE)
+        reads.append(target)
+        return snapshot.Report("https://10.0.0.1:6443", "prod|eu", "2026-12-06T04:00:00Z")
+    monkeypatch.setattr(client, "connect", lambda kubeconfig, context: object())
+    monkeypatch.setattr(snapshot, "take", take)
+    (tmp_path / "pod.yaml").write_text(REPLAY_POD)
+    config = tmp_path / "b.yaml"
+    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n")
+    note = "cluster: read from context prod|eu (https://10.0.0.1:6443) at 2026-12-06T04:00:00Z, 0 object(s)"
+
+    def replay(*args: str) -> str:
+        done = CliRunner().invoke(app, ["replay", str(tmp_path / "pod.yaml"), "--from-cluster", *args])
+        assert done.exit_code == 0, done.output
+        assert note not in done.stderr  # said in the result now, not beside it
+        return done.stdout
+    doc = json.loads(replay("-o", "json"))
+    jsonschema.validate(doc, json.loads((REPO / "schemas" / "Replay.json").read_text()))
+    assert doc["notes"] == [note]
+    assert doc["summary"]["podsCompleted"] == 1 and doc["workloads"][0]["nodes"] == ["gpu-1"]  # on the cluster's node
+    assert replay().splitlines()[0] == note
+    assert replay("-o", "markdown").splitlines()[:3] == ["## Replay", "", "_" + note.replace("|", "\\|") + "_"]
+    assert f"<p>{note}</p>" in replay("-o", "html")
+    compared = json.loads(replay("--config-b", str(config), "-o", "json"))
+    jsonschema.validate(compared, json.loads((REPO / "schemas" / "Replay.json").read_text()))
+    assert compared["notes"] == [note] and "notes" not in compared["a"]
+    assert replay("--config-b", str(config)).splitlines()[0] == note
+    assert len(reads) == 6 and not any(Path(r).exists() for r in reads)  # each run's snapshot removed
+
+
+def test_replay_without_from_cluster_has_no_notes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from podgroup_plan.cli import app
+
+    (tmp_path / "in.yaml").write_text(REPLAY_NODE + "---\n" + REPLAY_POD)
+    done = CliRunner().invoke(app, ["replay", str(tmp_path / "in.yaml"), "-o", "json"])
+    assert done.exit_code == 0, done.output
+    assert "notes" not in json.loads(done.stdout)
+    assert CliRunner().invoke(app, ["replay", str(tmp_path / "in.yaml")]).stdout.startswith("Replay from ")

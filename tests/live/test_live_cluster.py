@@ -201,6 +201,24 @@ def test_from_cluster_on_headroom_and_what_if(demo: ApiServer, tmp_path: Path) -
     assert json.loads(done.stdout)["notes"][0].startswith("cluster: read from context admin")
 
 
+
+def test_replay_from_cluster_names_the_cluster_in_its_header(demo: ApiServer, demo_snapshot: tuple) -> None:
+    """replay --from-cluster replays as replay on the snapshot does, and its result's `notes`
+    (JSON) and first table line name the cluster and when it was read."""
+    local = FIXTURES / "workloads" / "recsys-ctr.v1alpha1.yaml"  # not in the cluster: the server does not serve it
+    common = ("--from-cluster", "--kubeconfig", str(demo.kubeconfig), "--context", "admin")
+    done = run("replay", str(local), *common, "-o", "json")
+    assert done.returncode == 0, done.stderr
+    live = json.loads(done.stdout)
+    [note] = live.pop("notes")
+    assert note.startswith(f"cluster: read from context admin ({demo.url}) at 20") and note not in done.stderr
+    offline = run("replay", str(demo_snapshot[0]), str(local), "-o", "json")
+    assert offline.returncode == 0, offline.stderr
+    assert live == json.loads(offline.stdout)
+    table = run("replay", str(local), *common)
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[0].startswith(f"cluster: read from context admin ({demo.url}) at 20")
+
 def test_kubectl_plugin_executable(demo: ApiServer, tmp_path: Path) -> None:
     plugin = shutil.which("kubectl-podgroup_plan", path=str(Path(sys.executable).parent))
     assert plugin is not None, "the console script kubectl-podgroup_plan is installed beside python"
