@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.text import Text
 
 from podgroup_plan.render import layout
+from podgroup_plan.render import common
 from podgroup_plan.render.common import plural, ref
 from podgroup_plan.render.layout import Column, natural_ref_key
 from podgroup_plan.render.table import DEFAULT_WIDTH, notes_lines, status_text
@@ -73,11 +74,60 @@ def summary_table(doc: Mapping[str, Any], width: int) -> list[Text]:
     return t.lines(width)
 
 
+class Owners:
+    """Owner names for a diff's rows, from the two plans the diff was made of (the PlanDiff
+    document names pods and PodGroups only): `Job ns/train` for a Job's PodGroup, and pods of
+    one owner in the same states on both sides folded into one row (`Job ns/train (40 pods)`).
+    Without the plans (a document read back from JSON) every row keeps its own name."""
+
+    def __init__(self, plans: tuple[Any, ...] | None = None):
+        self._labels = [common.Labels(p) for p in plans or ()]
+        self._pods = [{(x.namespace, x.name): x for x in p.pods} for p in plans or ()]
+        self.known = bool(plans)
+
+    def group(self, namespace: str, name: str) -> str:
+        for labels in self._labels:
+            label = labels.group(namespace, name)
+            if label != ref(namespace, name):
+                return label
+        return ref(namespace, name)
+
+    def pod_owner(self, namespace: str, name: str) -> str | None:
+        for labels, pods in zip(self._labels, self._pods, strict=True):
+            pod = pods.get((namespace, name))
+            if pod is not None:
+                return labels.pod_owner(pod)
+        return None
+
+
+def _where(rows: list[Mapping[str, Any]], side: str, where: str) -> str | None:
+    """A folded row's node (or placement): the one its entries share, else `6 nodes`."""
+    return common.nodes_cell([r[side][where] for r in rows])
+
+
 def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column: str,
-                  width: int) -> list[Text]:
-    t = layout.Table(title, [Column(column, elide=True), Column("A"), Column("B")])
-    for row in sorted(rows, key=lambda r: natural_ref_key(r["namespace"], r["name"])):
-        t.add_row(ref(row["namespace"], row["name"]),
+                  width: int, owners: Owners | None = None) -> list[Text]:
+    """What differs, one row per object; with `owners`, pods of one owner whose status is the
+    same under A and under B share a row (their nodes counted when they differ)."""
+    owners = owners or Owners()
+    # owner names (`Job ns/train (6 pods)`) wrap the row rather than be cut; pod names may be
+    t = layout.Table(title, [Column(column, whole=owners.known, elide=not owners.known),
+                             Column("A"), Column("B")])
+    ordered = sorted(rows, key=lambda r: natural_ref_key(r["namespace"], r["name"]))
+    if column == "Pod":
+        def same_row(r: Mapping[str, Any]) -> tuple:
+            owner = owners.pod_owner(r["namespace"], r["name"])
+            return (owner or (r["namespace"], r["name"]), r["a"]["status"], r["b"]["status"])
+
+        for key, same in common.fold(ordered, same_row):
+            first = (f"{key[0]} ({len(same)} pods)" if len(same) > 1
+                     else ref(same[0]["namespace"], same[0]["name"]))
+            t.add_row(first, _side(key[1], _where(same, "a", where)),
+                      _side(key[2], _where(same, "b", where)))
+        return t.lines(width)
+    for row in ordered:
+        t.add_row(owners.group(row["namespace"], row["name"]) if column == "PodGroup"
+                  else ref(row["namespace"], row["name"]),
                   _side(row["a"]["status"], row["a"][where]),
                   _side(row["b"]["status"], row["b"][where]))
     return t.lines(width)
@@ -101,7 +151,9 @@ def split_notes(doc: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
         ("B only", [n for n in b if n not in a])) if notes]
 
 
-def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int) -> list[list[Text]]:
+def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int,
+           plans: tuple[Any, ...] | None = None) -> list[list[Text]]:
+    owners = Owners(plans)
     head = layout.wrap(Text(headline(doc), style="bold green" if doc["identical"] else "bold yellow"),
                        width)
     head += layout.wrap(Text(f"A: {label_a}"), width, 2, 2)
@@ -109,14 +161,14 @@ def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int) -> li
     parts = [head, summary_table(doc, width)]
     if doc["podGroups"]:
         parts.append(changes_table("PodGroups that differ (status, placement)", doc["podGroups"],
-                                   "placement", "PodGroup", width))
+                                   "placement", "PodGroup", width, owners))
     if doc.get("compositePodGroups"):
         parts.append(changes_table("CompositePodGroups that differ (status, placement)",
                                    doc["compositePodGroups"], "placement", "CompositePodGroup",
                                    width))
     if doc["pods"]:
         parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod",
-                                   width))
+                                   width, owners))
     if doc["victims"]["onlyA"] or doc["victims"]["onlyB"]:
         parts.append(victims_table(doc, width))
     for side, notes in split_notes(doc):
@@ -124,21 +176,24 @@ def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int) -> li
     return parts
 
 
-def print_diff(doc: Mapping[str, Any], console: Console, label_a: str, label_b: str) -> None:
-    layout.render_lines(blocks(doc, label_a, label_b, console.width), console=console)
+def print_diff(doc: Mapping[str, Any], console: Console, label_a: str, label_b: str,
+               plans: tuple[Any, ...] | None = None) -> None:
+    layout.render_lines(blocks(doc, label_a, label_b, console.width, plans), console=console)
 
 
 def render_diff_table(doc: Mapping[str, Any], *, label_a: str = "A", label_b: str = "B",
-                      width: int = DEFAULT_WIDTH, color: bool = False) -> str:
-    return layout.render_lines(blocks(doc, label_a, label_b, width), color=color)
+                      width: int = DEFAULT_WIDTH, color: bool = False,
+                      plans: tuple[Any, ...] | None = None) -> str:
+    """`plans`: the PlanResults of A and B the document was made of, for owner names."""
+    return layout.render_lines(blocks(doc, label_a, label_b, width, plans), color=color)
 
 
 # --- the registry's entries (render/registry.py) --------------------------------------------
 
 def render_text(doc: Mapping[str, Any], options: RenderOptions) -> str:
     return render_diff_table(doc, label_a=options.label_a, label_b=options.label_b,
-                             width=options.width)
+                             width=options.width, plans=options.plans)
 
 
 def render_terminal(doc: Mapping[str, Any], console: Console, options: RenderOptions) -> None:
-    print_diff(doc, console, options.label_a, options.label_b)
+    print_diff(doc, console, options.label_a, options.label_b, options.plans)

@@ -13,6 +13,9 @@ rich only paints the finished lines:
 * when it still does not fit, columns leave the row (those marked `fold=True` first, then the
   others, rightmost first) and each of their values becomes a detail line `header: value` under
   its row: the row wraps into two lines rather than run past the width;
+* a column marked `whole=True` (owner names: `Job research/giant-pretrain`) is elided only as
+  the last resort, when it alone is still wider than the width after every other column has
+  left the row: the row wraps rather than cut a name a person wrote;
 * detail lines under a row (where a group landed, its condition, why it did not schedule) are
   word-wrapped at the width with a hanging indent, never cut.
 
@@ -133,6 +136,9 @@ class Column:
     # When the row cannot fit otherwise, the column leaves it and each non-empty value becomes a
     # detail line `header: value` under its row (the rightmost such column goes first).
     fold: bool = False
+    # Names a person wrote (owners): kept whole while other columns can leave the row instead;
+    # elided in the middle only when the column alone is wider than the width.
+    whole: bool = False
 
 
 @dataclass
@@ -177,6 +183,8 @@ class Table:
             widths = self._widths(shown, width, COMFORTABLE_ELIDED)
             if self._total(widths) > width:
                 widths = self._widths(shown, width, MIN_ELIDED)
+        if self._total(widths) > width:
+            widths = self._widths(shown, width, MIN_ELIDED, last_resort=True)
         return shown, widths
 
     def widths(self, width: int) -> list[int]:
@@ -186,15 +194,18 @@ class Table:
     def _total(widths: Sequence[int]) -> int:
         return sum(widths) + GAP * (len(widths) - 1)
 
-    def _widths(self, shown: list[int], width: int, floor: int) -> list[int]:
+    def _widths(self, shown: list[int], width: int, floor: int,
+                last_resort: bool = False) -> list[int]:
         """Each shown column's width: its longest value (header included); then the elidable
-        columns give up cells, widest first, until the row fits or each is at `floor`."""
+        columns give up cells, widest first, until the row fits or each is at `floor`; the
+        `whole` columns too when `last_resort`."""
         natural = [max([len(self.columns[i].header)] + [row.cells[i].cell_len for row in self.rows])
                    for i in shown]
         widths = list(natural)
         excess = self._total(widths) - width
         floors = [min(natural[k], max(floor, len(self.columns[i].header)))
-                  if self.columns[i].elide else natural[k] for k, i in enumerate(shown)]
+                  if self._elidable(self.columns[i], last_resort) else natural[k]
+                  for k, i in enumerate(shown)]
         while excess > 0:
             shrinkable = [k for k in range(len(widths)) if widths[k] > floors[k]]
             if not shrinkable:
@@ -212,6 +223,10 @@ class Table:
                 widths[k] -= cut
                 excess -= cut
         return widths
+
+    @staticmethod
+    def _elidable(column: Column, last_resort: bool) -> bool:
+        return column.elide or (column.whole and last_resort)
 
     def lines(self, width: int) -> list[Text]:
         out = [Text(self.title, style="bold")]
@@ -236,7 +251,7 @@ class Table:
         line = Text()
         last = len(cells) - 1
         for i, (cell, col, w) in enumerate(zip(cells, columns, widths)):
-            cell = elide_middle(cell, w) if col.elide else cell
+            cell = elide_middle(cell, w) if col.elide or col.whole else cell
             pad = " " * max(0, w - cell.cell_len)
             if col.justify == "right":
                 line.append(pad)

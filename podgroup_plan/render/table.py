@@ -317,7 +317,7 @@ def owners(view: View) -> list[Text]:
     listed = list(grouped.items())[:MAX_LISTED]
     # the operators' objects: say how they were planned (pod by pod unless --gang, docs/controllers.md)
     with_mode = any(kind in common.GANG_CAPABLE_OWNERS for (kind, _, _), _ in listed)
-    columns = [Column("Owner", elide=True), Column("Pods")] + ([Column("Planned as")] if with_mode else [])
+    columns = [Column("Owner", whole=True), Column("Pods")] + ([Column("Planned as")] if with_mode else [])
     t = layout.Table("By owner", columns)
     for (kind, namespace, name), members in listed:
         row = [common.owner_text(kind, namespace, name), common.owner_counts(members)]

@@ -109,3 +109,23 @@ def test_detail_lines_wrap_at_the_width():
 def test_a_row_with_the_wrong_number_of_cells_is_a_bug():
     with pytest.raises(ValueError):
         _table([("a", "b")])
+
+
+def test_an_owner_name_wraps_the_row_rather_than_being_cut():
+    owner = "ReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d"
+    t = layout.Table("By owner", [Column("Owner", whole=True), Column("Pods")])
+    t.add_row(owner, "0 of 12 pods scheduled, 12 Preempted")
+    lines = [line.plain for line in t.lines(80)]
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[3] == owner and lines[4] == "  pods: 0 of 12 pods scheduled, 12 Preempted"
+    # at 200 columns the row is one line
+    assert [line.plain for line in t.lines(200)][3] == owner + "  0 of 12 pods scheduled, 12 Preempted"
+
+
+def test_an_owner_name_wider_than_the_width_alone_is_elided_as_the_last_resort():
+    owner = "Deployment " + "n" * 30 + "/" + "d" * 60
+    t = layout.Table("By owner", [Column("Owner", whole=True), Column("Pods")])
+    t.add_row(owner, "0 of 3 pods scheduled")
+    lines = [line.plain for line in t.lines(60)]
+    assert all(len(line) <= 60 for line in lines)
+    assert "…" in lines[3] and lines[3].startswith("Deployment nnn") and lines[4].startswith("  pods: ")

@@ -126,3 +126,24 @@ def test_junit_has_one_case_per_owner_of_every_kind(cluster):
     deployment = next(c for c in root.iter("testcase") if c.get("name") == "embedding-inference")
     text = deployment.find("failure").text
     assert "54 pods (embedding-inference-" in text and text.count("Insufficient cpu") == 1
+
+
+def test_diff_folds_pods_per_owner_and_names_groups_by_their_job(cluster):
+    text = run(200, *COMMANDS["diff"](cluster))
+    pods = text.split("Pods that differ (status, node)")[1].split("\n\n")[0].splitlines()[3:]
+    assert [re.split(r"  +", row) for row in pods] == [
+        ["ReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d (12 pods)", "Preempted on 6 nodes",
+         "running, not evicted"],
+        ["Job research-infrastructure/urgent-eval (6 pods)", "Scheduled on 6 nodes", "Unschedulable"]]
+    groups = text.split("PodGroups that differ (status, placement)")[1].split("\n\n")[0]
+    assert re.search(r"^Job research-infrastructure/urgent-eval +Scheduled on block-a0 +Unschedulable$", groups, re.M)
+    # the JSON document keeps every pod by its own name
+    doc = json.loads(run(80, *COMMANDS["diff"](cluster), "-o", "json"))
+    assert len(doc["pods"]) == 18
+
+
+def test_by_owner_wraps_rather_than_cuts_an_owner_at_80_columns(cluster):
+    text = run(80, "simulate", cluster)
+    owners = text.split("By owner")[1].split("\n\n")[0]
+    assert "…" not in owners
+    assert "\nReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d\n  pods: 0 of 12 pods scheduled" in owners
