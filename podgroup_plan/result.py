@@ -358,6 +358,11 @@ class PlanResult:
         parent = self.owner_parents.get((namespace, "PodGroup", name))
         return self.root_owner(namespace, OwnerRef(*parent)) if parent else None
 
+    def composite_owner(self, namespace: str, name: str) -> OwnerRef | None:
+        """The object a CompositePodGroup was made for (a LeaderWorkerSet, a JobSet), if any."""
+        parent = self.owner_parents.get((namespace, "CompositePodGroup", name))
+        return self.root_owner(namespace, OwnerRef(*parent)) if parent else None
+
     @property
     def feasible(self) -> bool:
         return self.summary.pods_unschedulable == 0 and self.summary.pods_waiting == 0 and \

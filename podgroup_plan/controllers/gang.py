@@ -77,6 +77,7 @@ def make_gang(ctx: Creation, kind: str, namespace: str, name: str, leaves: list[
             min_group_count=min_groups if root_policy == GANG else 1, topology_key=topology,
             workload_name=name, template_name=template, creation_timestamp=creation_timestamp,
             source=source))
+        ctx.parent(namespace, "CompositePodGroup", name, owner)  # tables name it by its object
     ctx.add_workload(Workload(namespace=namespace, name=name, api_version=API_VERSION,
                               pod_group_templates=templates, composite_pod_group_templates=composites,
                               source=source))

@@ -405,6 +405,15 @@ class Labels:
             for key in keys:
                 self._groups[key] = owner if len(keys) == 1 else f"{owner} · {key[1]}"
         self._pod_owner: dict[tuple[str, str], str | None] = {}
+        self._composites: dict[tuple[str, str], str] = {}
+        for c in result.composite_pod_groups:
+            root = result.composite_owner(c.namespace, c.name)
+            if root is not None:
+                self._composites[(c.namespace, c.name)] = owner_text(root.kind, c.namespace, root.name)
+
+    def composite(self, namespace: str, name: str) -> str:
+        """`LeaderWorkerSet ns/lws` for the CompositePodGroup made for it, else `ns/name`."""
+        return self._composites.get((namespace, name)) or ref(namespace, name)
 
     def group(self, namespace: str, name: str) -> str:
         """`Job ns/train` for a Job's only PodGroup, else `ns/name`."""

@@ -199,10 +199,11 @@ def composites(view: View) -> list[Text]:
     t = layout.Table("CompositePodGroups", [
         Column("CompositePodGroup", elide=True), Column("Parent", elide=True), Column("Policy"),
         Column("Status")])
+    labels = view.labels()
     for c in by_name(result.composite_pod_groups):
         policy = common.policy_text(c.policy, c.min_group_count, " groups")
         details = [common.composite_outcome(c)] if common.composite_outcome(c) != DASH else []
-        t.add_row(ref(c.namespace, c.name), _cell(c.parent), policy, status_text(c.status),
+        t.add_row(labels.composite(c.namespace, c.name), _cell(c.parent), policy, status_text(c.status),
                   details=[line for d in details for line in d.split("\n")])
     return t.lines(view.width)
 
@@ -226,13 +227,14 @@ def trees(view: View) -> list[Text]:
     if not roots:
         return []
     lines = [Text("CompositePodGroup trees", style="bold")]
+    labels = view.labels()  # each level by the object it was made for, where there is one
 
     def where(placement: str | None, topology: str | None = None) -> str:
         if placement is None:
             return ""
         return f"  @ {placement}" + (f" ({topology})" if topology else "")
 
-    def draw(kind: str, key: tuple[str, str], depth: int, seen: set) -> None:
+    def draw(kind: str, key: tuple[str, str], depth: int, seen: set, above: str = "") -> None:
         if key in seen or depth > 8:  # an Invalid tree may loop
             return
         seen.add(key)
@@ -241,15 +243,19 @@ def trees(view: View) -> list[Text]:
         if kind == "C":
             c = composites[key]
             policy = common.policy_text(c.policy, c.min_group_count, " groups")
-            line = Text(f"{pad}{ref(*key)}  {policy}  ")
+            label = labels.composite(*key)
+            line = Text(f"{pad}{label}  {policy}  ")
             line.append_text(status_text(c.status))
             line.append(where(c.placement))
             lines.extend(layout.wrap(line, view.width, indent=2 * depth, hanging=len(pad) + 4))
             for k, child in sorted(children.get(key, []), key=lambda kc: natural_ref_key(*kc[1])):
-                draw(k, child, depth + 1, seen)
+                draw(k, child, depth + 1, seen, label)
         else:
             g = groups[key]
-            line = Text(f"{pad}{ref(*key)}  {g.policy} {scheduled_of_min(g)}  ")
+            label = labels.group(*key)
+            # under its owner's CompositePodGroup a leaf needs only its own name (`vllm-group-0`)
+            label = key[1] if above and label.startswith(f"{above} · ") else label
+            line = Text(f"{pad}{label}  {g.policy} {scheduled_of_min(g)}  ")
             line.append_text(status_text(g.status))
             line.append(where(g.placement, g.topology_key))
             lines.extend(layout.wrap(line, view.width, indent=2 * depth, hanging=len(pad) + 4))

@@ -31,3 +31,18 @@ def test_failed_tree_shows_every_level_unschedulable():
     assert lines[0] == "training/job  Gang ≥2 groups  Unschedulable"
     assert sorted(lines[1:]) == ["  └ training/big  Gang 0/1  Unschedulable",
                                  "  └ training/workers  Gang 0/2  Unschedulable"]
+
+
+def test_an_operators_tree_is_named_by_its_object_and_its_leaves_by_their_own_names():
+    # --gang plans the LeaderWorkerSet as a Basic CompositePodGroup over one PodGroup per group
+    from podgroup_plan.controllers import with_gangs
+
+    cluster = with_gangs(load_input([str(SCENARIOS / "leaderworkerset-gang" / "manifests")]))
+    lines = render_table(plan(cluster), width=120).split("\n")
+    start = lines.index("CompositePodGroup trees")
+    assert lines[start + 1:start + 4] == [
+        "LeaderWorkerSet serving/vllm  Basic  Scheduled",
+        "  └ vllm-group-0  Gang 2/2  Scheduled",
+        "  └ vllm-group-1  Gang 0/2  Unschedulable"]
+    table = lines.index("CompositePodGroups")
+    assert lines[table + 3].split("  ")[0] == "LeaderWorkerSet serving/vllm"
