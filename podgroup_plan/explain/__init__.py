@@ -15,7 +15,7 @@ from podgroup_plan.explain.targets import fail, not_found, resolve_owner
 from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import CompositePodGroup, PodGroup
-from podgroup_plan.result import API_VERSION
+from podgroup_plan.result import API_VERSION, OwnerRef, PlanResult
 
 POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"
 DEFAULT_TOP = 3
@@ -84,7 +84,22 @@ def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping 
         from podgroup_plan.explain.group import explain_group
 
         doc.update(explain_group(result, target, tracer, state))
+    owner = _owner(result, target)
+    if owner is not None:
+        doc["owner"] = owner.to_dict()
     return doc
+
+
+def _owner(result: PlanResult, target: Target) -> OwnerRef | None:
+    """The object the target was made for, at the top of its owner chain (the Job of a
+    generated PodGroup, the JobSet of a Job's pod), or None: a field of the planner's own, so
+    that a person sees `Job ns/train` beside the generated name."""
+    if target.kind == POD:
+        pod = next((p for p in result.pods if (p.namespace, p.name) == target.key), None)
+        return result.root_owner(target.namespace, pod.owner) if pod is not None else None
+    if target.kind == POD_GROUP:
+        return result.group_owner(target.namespace, target.name)
+    return result.composite_owner(target.namespace, target.name)
 
 
 def _parents(cluster: ClusterInput) -> dict[tuple[str, str], tuple[str, str] | None]:

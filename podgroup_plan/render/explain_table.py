@@ -19,6 +19,9 @@ def render_explanation(doc: dict[str, Any], width: int = DEFAULT_WIDTH) -> str:
     out = _Lines(max(width, 40))
     target = doc["target"]
     out.add(f"{target['kind']} {target['namespace']}/{target['name']}")
+    owner = doc.get("owner")
+    if owner:  # beside the (often generated) name, the object a person wrote
+        out.add(f"owner: {owner['kind']} {target['namespace']}/{owner['name']}")
     if target["kind"] == "Pod":
         _pod(doc, out)
     else:

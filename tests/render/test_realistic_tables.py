@@ -147,3 +147,21 @@ def test_by_owner_wraps_rather_than_cuts_an_owner_at_80_columns(cluster):
     owners = text.split("By owner")[1].split("\n\n")[0]
     assert "…" not in owners
     assert "\nReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d\n  pods: 0 of 12 pods scheduled" in owners
+
+
+def test_explain_names_the_owner_beside_the_generated_name(cluster):
+    import jsonschema
+
+    schema = json.loads((Path(__file__).parents[2] / "schemas" / "Explanation.json").read_text())
+    for args, owner in ((COMMANDS["explain-group"](cluster), "giant-pretrain"),
+                        (COMMANDS["explain-pod"](cluster), "giant-pretrain"),
+                        (COMMANDS["explain-job"](cluster), "multi-zone-finetune")):
+        doc = json.loads(run(80, *args, "-o", "json"))
+        jsonschema.validate(doc, schema)
+        assert doc["owner"] == {"kind": "Job", "name": owner}
+        assert f"\nowner: Job research-infrastructure/{owner}\n" in run(80, *args)
+    # a target without an owner has no owner field (a PodGroup written by hand)
+    doc = json.loads(run(80, "explain", Path(__file__).parents[1] / "scenarios" / "composite-zone-over-rack" / "manifests",
+                         "--pod-group", "training/ps", "-o", "json"))
+    jsonschema.validate(doc, schema)
+    assert "owner" not in doc
