@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from rich.console import Console
 from rich.text import Text
 
-from podgroup_plan.render import layout
-from podgroup_plan.render import common
+from podgroup_plan.render import common, layout
 from podgroup_plan.render.common import plural, ref
 from podgroup_plan.render.layout import Column, natural_ref_key
 from podgroup_plan.render.table import DEFAULT_WIDTH, notes_lines, status_text
