@@ -23,6 +23,7 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
 from podgroup_plan.loading.documents import Document
+from podgroup_plan.loading.field_errors import not_supported, required
 from podgroup_plan.model.controllers import (
     Deployment,
     IndexIntervals,
@@ -181,10 +182,11 @@ def _job_rules(spec: Mapping, path: tuple, name: str, report: Report) -> None:
     restart = spec["template"]["spec"].get("restartPolicy") or "Always"
     if restart not in ("OnFailure", "Never"):
         where = path + ("template", "spec", "restartPolicy")
-        if restart == "Always" and not spec["template"]["spec"].get("restartPolicy"):
-            report(where, 'required for a Job: valid values "OnFailure", "Never"')
+        if restart == "Always":  # written or left to its default, Always (SetDefaults_PodSpec)
+            # pkg/apis/batch/validation validateJobSpec: field.Required, then field.NotSupported
+            report(where, required('valid values: "OnFailure", "Never"'))
         else:
-            report(where, f'unsupported value "{restart}"; supported values: "OnFailure", "Never"')
+            report(where, not_supported(restart, ["OnFailure", "Never"]))
 
 
 def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,

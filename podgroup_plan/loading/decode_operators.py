@@ -24,6 +24,7 @@ from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, t
 from podgroup_plan.loading.decode_pods import Memo
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.documents import Document
+from podgroup_plan.loading.field_errors import not_supported
 from podgroup_plan.model.operators import (
     CronJob,
     DaemonSet,
@@ -142,7 +143,7 @@ def decode_daemon_set(doc: Document, priorities: PriorityTable, report: Report, 
     node_name = template["spec"].pop("nodeName", None)  # the controller pins each pod itself
     restart = template["spec"].get("restartPolicy") or "Always"
     if restart != "Always":  # pkg/apis/apps/validation ValidateDaemonSetSpec
-        report(("spec", "template", "spec", "restartPolicy"), f'unsupported value "{restart}"; supported values: "Always"')
+        report(("spec", "template", "spec", "restartPolicy"), not_supported(restart, ["Always"]))
     return DaemonSet(
         namespace=namespace,
         name=meta["name"],

@@ -102,6 +102,25 @@ _DNS_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case
                       "characters, '-' or '.', and must start and end with an alphanumeric character")
 
 
+_DNS_LABEL = re.compile(_DNS_LABEL_FMT)
+_DNS_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                  "and must start and end with an alphanumeric character")
+
+
+@lru_cache(maxsize=4096)
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    """content.IsDNS1123Label (dns.go)"""
+    errs = []
+    if len(value.encode()) > 63:
+        errs.append(max_len_error(63))
+    if not _DNS_LABEL.fullmatch(value):
+        if _DNS_SUBDOMAIN.fullmatch(value):
+            errs.append("must not contain dots")  # a valid subdomain, and the length is checked
+        else:
+            errs.append(regex_error(_DNS_LABEL_MSG, _DNS_LABEL_FMT, "my-name", "123-abc"))
+    return tuple(errs)
+
+
 @lru_cache(maxsize=4096)
 def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     """content.IsDNS1123Subdomain (dns.go)"""

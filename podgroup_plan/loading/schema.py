@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from podgroup_plan.loading.field_errors import invalid, not_supported, required
 from podgroup_plan.loading.schema_compiler import Check, CheckCompiler, Resolver, Unsupported
 from podgroup_plan.loading.schema_precompiled import fingerprint
 from podgroup_plan.loading.schema_precompiled import load as precompiled_checks
@@ -39,6 +40,12 @@ SchemaError = tuple[tuple, str]  # (JSON path, message)
 # metadata.namespace is absent, as kubectl assumes).
 CLUSTER_SCOPED = frozenset({"Node", "Namespace", "PriorityClass", "RuntimeClass", "KubeSchedulerConfiguration",
                             "ClusterTrainingRuntime"})
+
+
+# The API groups whose objects the API server validates with pkg/apis/*/validation (and the
+# declarative validation of k8s.io/api): the others are CRDs (their OpenAPI schema's messages) or
+# files the API server never sees (the scheduler's configuration).
+BUILTIN_GROUPS = frozenset({"", "apps", "batch", "policy", "scheduling.k8s.io", "node.k8s.io"})
 
 
 def schema_dir() -> Path:
@@ -151,7 +158,8 @@ class SchemaSet:
         check = self.check(api_version, kind)
         if check is not None and check(obj):
             return []
-        found = {describe(e) for e in self.validator(api_version, kind).iter_errors(obj)}
+        builtin = group_of(api_version) in BUILTIN_GROUPS
+        found = {describe(e, builtin) for e in self.validator(api_version, kind).iter_errors(obj)}
         return sorted(found, key=lambda pm: (_path_key(pm[0]), pm[1]))
 
     def types_hold(self, api_version: str, kind: str, obj: Any) -> bool:
@@ -241,9 +249,21 @@ def _refused(subschema: Any) -> bool:
         subschema.get("x-refused") is True or str(subschema.get("$ref", "")).startswith("#/$defs/notIn137/"))
 
 
-def describe(error: ValidationError) -> SchemaError:
+def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
     """A schema error as (path, message). A subschema may carry `x-message` (and, for a oneOf
-    that more than one branch matched, `x-message-multiple`) to say what the rule means."""
+    that more than one branch matched, `x-message-multiple`) to say what the rule means.
+
+    The common families are worded as the API server's field.Error renders them
+    (field_errors.py): a missing field `Required value` (with the detail of `x-required`, keyed
+    by the property, where upstream gives one), a value outside an enum `Unsupported value:
+    "X": supported values: ...` (sorted, as the validators' `sets.List` gives them, for the
+    built-in kinds; a CRD's enum in its schema's order), a number below a minimum of a built-in
+    kind `Invalid value: N: must be greater than or equal to M` (ValidateNonnegativeField,
+    the declarative `+k8s:minimum`'s content.MinError). Where upstream says something else for a
+    field, its schema carries it: `x-invalid` (the detail of a field.Invalid, e.g. a selector
+    operator's "not a valid selector operator") and `x-zero-required` (0 or "" is `Required
+    value`, as for a port). `builtin` is False for the kinds the API server does not validate
+    with pkg/apis (CRDs, the scheduler's configuration), whose minimums keep our wording."""
     path = tuple(error.absolute_path)
     keyword = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -252,19 +272,28 @@ def describe(error: ValidationError) -> SchemaError:
         missing = [p for p in error.validator_value if p not in value]
         # jsonschema reports each missing property in its own error; the message names which.
         name = next((p for p in missing if repr(p) in error.message), missing[0])
-        return path + (name,), str(schema.get("x-message", "required field is missing"))
+        if "x-message" in schema:
+            return path + (name,), str(schema["x-message"])
+        return path + (name,), required(str(schema.get("x-required", {}).get(name, "")))
     custom = schema.get("x-message")
     if keyword == "oneOf" and not error.context:  # several branches matched
         return path, str(schema.get("x-message-multiple", custom or "matches more than one form"))
     if custom:
         return path, custom
+    if keyword in _VALUE_KEYWORDS and schema.get("x-zero-required") and value in (0, "") and value is not False:
+        return path, required(str(schema.get("x-required-detail", "")))
+    if keyword in _VALUE_KEYWORDS and "x-invalid" in schema:
+        return path, invalid(value, str(schema["x-invalid"]))
     if keyword == "type":
         got = _JSON_TYPES[json_type(value)] if isinstance(value, (dict, list)) else show(value)
         return path, f"must be {_expected(error.validator_value)}, got {got}"
     if keyword == "enum":
-        return path, f"unsupported value {show(value)}; supported values: {_one_of_values(error.validator_value)}"
+        values = [str(v) for v in error.validator_value if v is not None]
+        return path, not_supported(value, sorted(values) if builtin else values)
     if keyword == "const":
         return path, f"unsupported value {show(value)}; must be {show(error.validator_value)}"
+    if keyword == "minimum" and builtin:
+        return path, invalid(value, f"must be greater than or equal to {error.validator_value}")
     if keyword == "minimum":
         return path, f"must be at least {error.validator_value}, got {show(value)}"
     if keyword == "maximum":

@@ -14,16 +14,21 @@ missing, composite cycles and depth (the scheduler judges those at run time).
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
-from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
 from podgroup_plan.loading.decode_meta import timestamp
 from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
 from podgroup_plan.loading.documents import Document, Issue
+from podgroup_plan.loading.field_errors import (
+    invalid,
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    is_label_value,
+    label_name_errors,
+)
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.model.objects import (
@@ -38,57 +43,33 @@ from podgroup_plan.model.objects import (
 
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000  # scheduling.HighestUserDefinablePriority
 
-_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS_LABEL = re.compile(_LABEL)
-_DNS_SUBDOMAIN = re.compile(rf"{_LABEL}(\.{_LABEL})*")
+def dns_subdomain_problems(name: str) -> tuple[str, ...]:
+    """NameIsDNSSubdomain (the `k8s-long-name` format): field.Invalid per message of
+    content.IsDNS1123Subdomain, as ValidateObjectMeta reports metadata.name."""
+    return tuple(invalid(name, m) for m in is_dns1123_subdomain(name))
 
 
-def dns_subdomain_problem(name: str) -> str | None:
-    """IsDNS1123Subdomain, worded for people."""
-    if len(name) <= 253 and _DNS_SUBDOMAIN.fullmatch(name):
-        return None
-    return (
-        f'invalid name "{name}": must be a lowercase RFC 1123 subdomain (lowercase letters, '
-        "digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)"
-    )
-
-
-def dns_label_problem(name: str) -> str | None:
-    """IsDNS1123Label, worded for people."""
-    if len(name) <= 63 and _DNS_LABEL.fullmatch(name):
-        return None
-    return (
-        f'invalid name "{name}": must be a lowercase RFC 1123 label (lowercase letters, digits '
-        "and '-', starting and ending with a letter or digit, at most 63 characters)"
-    )
+def dns_label_problems(name: str) -> tuple[str, ...]:
+    """NameIsDNSLabel (the `k8s-short-name` format): field.Invalid per message of
+    content.IsDNS1123Label (a Namespace's name, every metadata.namespace)."""
+    return tuple(invalid(name, m) for m in is_dns1123_label(name))
 
 
 # Label keys and values, as the apiserver checks every object's metadata.labels
-# (apimachinery's IsQualifiedName and IsValidLabelValue). A selector can only match what a real
-# cluster could hold, so an invalid label is bad input rather than something to plan with.
-_LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_LABEL_RULE = ("alphanumeric characters, '-', '_' or '.', starting and ending with an "
-               "alphanumeric character, at most 63 characters")
-
-
+# (metav1validation.ValidateLabels: ValidateLabelName's IsQualifiedName, then IsValidLabelValue,
+# each message a field.Invalid of its own). A selector can only match what a real cluster could
+# hold, so an invalid label is bad input rather than something to plan with. Upstream's path is
+# `metadata.labels`; ours names the key, so that the problem has the key's line.
 @lru_cache(maxsize=4096)  # the same keys and values recur on every object
-def label_key_problem(key: str) -> str | None:
-    """IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name."""
-    prefix, _, name = key.rpartition("/")
-    if "/" in key and (not prefix or dns_subdomain_problem(prefix)):
-        return (f'invalid label key "{shorten(key)}": the prefix before "/" must be a lowercase '
-                "RFC 1123 subdomain")
-    if not name or len(name) > 63 or not _LABEL_NAME.fullmatch(name):
-        return f'invalid label key "{shorten(key)}": the name must be {_LABEL_RULE}'
-    return None
+def label_key_problems(key: str) -> tuple[str, ...]:
+    """ValidateLabelName: one Invalid per message of IsQualifiedName."""
+    return tuple(label_name_errors(key))
 
 
 @lru_cache(maxsize=4096)
-def label_value_problem(value: str) -> str | None:
-    """IsValidLabelValue: empty, or a name as in a key."""
-    if value == "" or (len(value) <= 63 and _LABEL_NAME.fullmatch(value)):
-        return None
-    return f'invalid label value "{shorten(value)}": must be empty or {_LABEL_RULE}'
+def label_value_problems(value: str) -> tuple[str, ...]:
+    """IsValidLabelValue, each message a field.Invalid."""
+    return tuple(invalid(value, m) for m in is_label_value(value))
 
 
 def _label_issues(doc: Document, labels: dict) -> list[Issue]:
@@ -96,11 +77,10 @@ def _label_issues(doc: Document, labels: dict) -> list[Issue]:
     for key, value in labels.items():
         if not isinstance(key, str):
             continue  # the schema reports it
-        problem = label_key_problem(key)
-        if problem is None and isinstance(value, str):
-            problem = label_value_problem(value)
-        if problem:
-            issues.append(Issue(doc, ("metadata", "labels", key), problem))
+        problems = label_key_problems(key)
+        if isinstance(value, str):
+            problems += label_value_problems(value)
+        issues += [Issue(doc, ("metadata", "labels", key), p) for p in problems]
     return issues
 
 
@@ -190,13 +170,10 @@ def _object_names(doc: Document, key: Identity) -> list[Issue]:
     issues: list[Issue] = []
     if kind == "KubeSchedulerConfiguration" or not name:
         return issues
-    problem = dns_label_problem(name) if kind == "Namespace" else dns_subdomain_problem(name)
-    if problem:
-        issues.append(Issue(doc, ("metadata", "name"), problem))
+    problems = dns_label_problems(name) if kind == "Namespace" else dns_subdomain_problems(name)
+    issues += [Issue(doc, ("metadata", "name"), p) for p in problems]
     if namespace:
-        problem = _namespace_problem(namespace)
-        if problem:
-            issues.append(Issue(doc, ("metadata", "namespace"), problem))
+        issues += [Issue(doc, ("metadata", "namespace"), p) for p in _namespace_problems(namespace)]
     return issues
 
 
@@ -215,9 +192,9 @@ def _timestamps(doc: Document) -> list[Issue]:
 
 
 @lru_cache(maxsize=1024)  # few namespaces, many objects
-def _namespace_problem(namespace: str) -> str | None:
-    problem = dns_label_problem(namespace)
-    return problem and problem.replace("invalid name", "invalid namespace", 1)
+def _namespace_problems(namespace: str) -> tuple[str, ...]:
+    """ValidateObjectMeta: metadata.namespace is ValidateNamespaceName (NameIsDNSLabel)."""
+    return dns_label_problems(namespace)
 
 
 def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:
@@ -238,11 +215,12 @@ def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:
 
 
 def _check_names(doc: Document, checks: Iterable[tuple[tuple, object, bool]]) -> Iterator[Issue]:
-    """(path, value, is_label) triples: report values that are not DNS labels / subdomains."""
+    """(path, value, is_label) triples: report values that are not DNS labels / subdomains
+    (the scheduling types' declarative `k8s-short-name` / `k8s-long-name` formats,
+    validate.ShortName / LongName: the same field.Invalid texts as metadata.name)."""
     for path, value, is_label in checks:
         if isinstance(value, str) and value:
-            problem = dns_label_problem(value) if is_label else dns_subdomain_problem(value)
-            if problem:
+            for problem in dns_label_problems(value) if is_label else dns_subdomain_problems(value):
                 yield Issue(doc, path, problem)
 
 

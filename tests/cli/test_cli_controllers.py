@@ -91,7 +91,7 @@ def test_bad_job_is_exit_2_with_its_line(tmp_path):
     (tmp_path / "job.yaml").write_text(JOB.format(name="j", n=-1))
     out = run("simulate", tmp_path / "job.yaml")
     assert out.exit_code == 2
-    assert f"{tmp_path / 'job.yaml'}:6: Job ml/j: spec.parallelism: must be at least 0, got -1" in out.stderr
+    assert f"{tmp_path / 'job.yaml'}:6: Job ml/j: spec.parallelism: Invalid value: -1: must be greater than or equal to 0" in out.stderr
 
 
 def test_a_job_alone_is_not_empty_input(tmp_path):

@@ -302,7 +302,7 @@ def test_without_expansion_adds_nothing_and_names_what_it_skipped(tmp_path):
 
 
 @pytest.mark.parametrize("spec, line, message", [
-    pytest.param("parallelism: -1", 7, "spec.parallelism: must be at least 0, got -1", id="negative"),
+    pytest.param("parallelism: -1", 7, "spec.parallelism: Invalid value: -1: must be greater than or equal to 0", id="negative"),
     # completions and parallelism both unset default to 1 (SetDefaults_Job): only parallelism alone fails
     pytest.param("completionMode: Indexed\n  parallelism: 2", 6, "spec.completions: required when completion mode is Indexed",
                  id="indexed-without-completions"),
@@ -400,7 +400,7 @@ def test_job_template_restart_policy_is_checked_as_the_apiserver_does(tmp_path):
     text = job(spec="parallelism: 1").replace("restartPolicy: Never", "restartPolicy: Always")
     with pytest.raises(InputError) as err:
         load(tmp_path, text)
-    assert 'spec.template.spec.restartPolicy: unsupported value "Always"; supported values: "OnFailure", "Never"' \
+    assert 'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"' \
         in str(err.value.problems[0])
 
 

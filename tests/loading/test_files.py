@@ -378,6 +378,7 @@ def test_a_list_read_from_a_named_pipe_counts_its_lines_as_it_reads(manifests):
     docs, problems = through_the_pipe(read)
     assert problems == [] and [d.line for d in docs] == starts and all(d.span for d in docs)
     assert through_the_pipe(manifests.problems) == [
-        f"pipe.json:{starts[2]}: Namespace Bad_Name: metadata.name: invalid name \"Bad_Name\": must be a "
-        "lowercase RFC 1123 label (lowercase letters, digits and '-', starting and ending with a letter "
-        "or digit, at most 63 characters)"]
+        f'pipe.json:{starts[2]}: Namespace Bad_Name: metadata.name: Invalid value: "Bad_Name": '
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
+        "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]

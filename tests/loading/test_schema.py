@@ -97,7 +97,7 @@ def _errors(obj, change):
         # (a toleration's operator, effect and value are the API server's rules now, with its
         # texts: validate_pods.py, tests/loading/test_validate.py)
         (POD, lambda o: o["spec"].pop("containers"),
-         [(("spec", "containers"), "required field is missing")]),
+         [(("spec", "containers"), "Required value")]),
         (POD, lambda o: o["spec"].__setitem__("containers", {}),
          [(("spec", "containers"), "must be a list, got an object")]),
         (POD, lambda o: o["spec"]["containers"][0]["resources"]["requests"].__setitem__("cpu", True),
@@ -112,7 +112,7 @@ def _errors(obj, change):
             "nodeSelectorTerms", 0, "matchExpressions", 1, "values", 0), "must be an integer when operator is Gt or Lt")]),
         # (a spread constraint's maxSkew 0 is the API server's rule now, with its text: validate_pods.py)
         (POD_GROUP_V1BETA1, lambda o: o["spec"]["schedulingPolicy"]["gang"].__setitem__("minCount", 0),
-         [(("spec", "schedulingPolicy", "gang", "minCount"), "must be at least 1, got 0")]),
+         [(("spec", "schedulingPolicy", "gang", "minCount"), "Invalid value: 0: must be greater than or equal to 1")]),
         (POD_GROUP_V1BETA1, lambda o: o["spec"]["schedulingPolicy"].__setitem__("basic", {}),
          [(("spec", "schedulingPolicy"), "exactly one of basic, gang is required, but both are set")]),
         (POD_GROUP_V1BETA1, lambda o: o["spec"].__setitem__("schedulingPolicy", {}),
@@ -128,10 +128,10 @@ def _errors(obj, change):
         (WORKLOAD_V1ALPHA2, lambda o: o["spec"].__setitem__("podGroupTemplates", [{"name": f"t{i}", "schedulingPolicy": {"basic": {}}} for i in range(9)]),
          [(("spec", "podGroupTemplates"), "must have at most 8 items, got 9")]),
         (WORKLOAD_V1ALPHA2, lambda o: o["spec"]["podGroupTemplates"][0].__setitem__("disruptionMode", {"all": {}}),
-         [(("spec", "podGroupTemplates", 0, "disruptionMode"), 'unsupported value {"all": {}}; supported values: "Pod", "PodGroup"')]),
+         [(("spec", "podGroupTemplates", 0, "disruptionMode"), 'Unsupported value: {"all":{}}: supported values: "Pod", "PodGroup"')]),
         (WORKLOAD_V1ALPHA2, lambda o: o["spec"].__setitem__("podGroupTemplates", []),
          [(("spec", "podGroupTemplates"), "must not be empty")]),
-        (POD, lambda o: o.pop("metadata"), [(("metadata",), "required field is missing")]),
+        (POD, lambda o: o.pop("metadata"), [(("metadata",), "Required value")]),
     ],
     ids=lambda v: "" if callable(v) or isinstance(v, dict) else str(v)[:60],
 )
