@@ -75,13 +75,17 @@ class Planner:
     ReplicaSets and StatefulSets get the pods their controllers would create
     (podgroup_plan/controllers). Raises InputError for a bad configuration or bad feature gates.
     `observer` is notified of the cycles, the passes and the outcomes as they happen
-    (podgroup_plan/observer.py: `explain`'s tracer); None otherwise."""
+    (podgroup_plan/observer.py: `explain`'s tracer); None otherwise. `configuration`: the
+    configuration already resolved from these (`resolve_configuration`, as the CLI does while
+    reading its input); given, it is used as it is and the three are not read."""
 
     def __init__(self, cluster: ClusterInput, scheduler_config: Mapping | None = None,
                  feature_gates: Mapping[str, bool] | None = None, *, config_source: str = "<config>",
-                 expand: bool = True, observer: PlanObserver | None = None):
-        configuration = resolve_configuration(scheduler_config, feature_gates, cluster.scheduler_config,
-                                              cluster.scheduler_config_source, config_source)
+                 expand: bool = True, observer: PlanObserver | None = None,
+                 configuration: Configuration | None = None):
+        if configuration is None:
+            configuration = resolve_configuration(scheduler_config, feature_gates, cluster.scheduler_config,
+                                                  cluster.scheduler_config_source, config_source)
         self._build(configuration, cluster, expand, observer)
 
     # ----- building ----------------------------------------------------------------------
@@ -391,6 +395,7 @@ def plan(
     config_source: str = "<config>",
     expand: bool = True,
     observer: PlanObserver | None = None,
+    configuration: Configuration | None = None,
 ) -> PlanResult:
     """Plan every pending pod of `cluster`. `scheduler_config` (a KubeSchedulerConfiguration as a
     dict, read from `config_source`) wins over one found among the manifests. `feature_gates`
@@ -398,7 +403,8 @@ def plan(
     `expand`, Jobs, JobSets, Deployments, ReplicaSets and StatefulSets first get the pods their
     controllers would create (podgroup_plan/controllers). Raises InputError for a bad
     configuration or bad feature gates. `observer` (`explain`'s tracer) is notified as the plan
-    runs (podgroup_plan/observer.py)."""
+    runs (podgroup_plan/observer.py). `configuration`: these already resolved (the CLI resolves
+    them while reading its input), used as it is (see `Planner`)."""
     planner = Planner(cluster, scheduler_config, feature_gates, config_source=config_source,
-                      expand=expand, observer=observer)
+                      expand=expand, observer=observer, configuration=configuration)
     return planner.plan(progress)

@@ -18,6 +18,7 @@ from podgroup_plan.cli.progress import DelayedStatus
 from podgroup_plan.errors import InputError, Problem
 
 if TYPE_CHECKING:
+    from podgroup_plan.config.configuration import Configuration
     from podgroup_plan.model.cluster_input import ClusterInput
 
 # The file name config.configuration.build_profiles() gives problems of a configuration it was
@@ -58,14 +59,17 @@ def read_stdin(paths: list[str], problems: list[Problem]) -> bytes | str | None:
 
 def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: str | None,
           manifest_config_used: bool = True, validate: str = "strict",
-          keep_context: list[Any] | None = None,
+          keep_context: list[Any] | None = None, resolved: list[Configuration | None] | None = None,
           ) -> tuple[ClusterInput, list[Mapping | None], dict[str, bool] | None]:
     """Read the manifests, each configuration file (None: no file) and the feature gates, and
     build the profiles of every configuration that will be used (`manifest_config_used`: the
     one found among the manifests stands in for a None); every problem of all of them in one
     InputError, so that a bad flag or a broken manifest hides nothing else. `validate` is
     `--validate` (loading/known_fields.py). `keep_context` collects the documents other files
-    lean on (loading.CONTEXT_KINDS: PriorityClasses, ...), for `load_workload`."""
+    lean on (loading.CONTEXT_KINDS: PriorityClasses, ...), for `load_workload`. `resolved`
+    receives, per configuration file, the Configuration built while checking it (the file's,
+    or the manifests' one standing in for a None), to hand to `plan()` so that it is not
+    resolved again; None where no configuration was found (`plan()` resolves the default)."""
     from podgroup_plan import loading
 
     stdin_problems: list[Problem] = []
@@ -80,13 +84,23 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
     steps.append(lambda: parse_gates(feature_gates))
     (cluster, *configs, gates), problems = gather(*steps)
     problems = stdin_problems + problems
-    checks = [(config, str(f)) for f, config in zip(config_files, configs)
-              if f is not None and config is not None]
-    if (manifest_config_used and cluster is not None and cluster.scheduler_config is not None
-            and any(f is None for f in config_files)):
-        checks.append((cluster.scheduler_config,
-                       cluster.scheduler_config_source or UNNAMED_CONFIG))
-    problems += gather(*[lambda c=c, f=f: build_profiles(c, gates, f) for c, f in checks])[1]
+    # Each configuration that will be used is resolved here, once: its problems join the
+    # others, and the result goes on to plan() (`resolved`). The manifests' configuration is
+    # resolved once however many files are missing.
+    checks: list[tuple[Mapping, str]] = [(config, str(f)) for f, config in zip(config_files, configs)
+                                         if f is not None and config is not None]
+    manifests = (manifest_config_used and cluster is not None and cluster.scheduler_config is not None
+                 and any(f is None for f in config_files))
+    if manifests:
+        checks.append((cluster.scheduler_config, cluster.scheduler_config_source or UNNAMED_CONFIG))
+    built, config_problems = gather(*[lambda c=c, f=f: build_profiles(c, gates, f) for c, f in checks])
+    problems += config_problems
+    if resolved is not None:
+        by_file = iter(built)
+        found = [next(by_file) if f is not None and config is not None else None
+                 for f, config in zip(config_files, configs)]
+        from_manifests = next(by_file) if manifests else None
+        resolved[:] = [from_manifests if f is None else c for f, c in zip(config_files, found)]
     if problems:
         text = stdin_text.decode("utf-8", "replace") if isinstance(stdin_text, bytes) else stdin_text
         raise InputError(loading.with_lines(problems, text))
@@ -116,11 +130,13 @@ def _config_step(file: Path | None) -> Callable[[], Any]:
     return lambda: loading.load_scheduler_config(str(file)) if file is not None else None
 
 
-def build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> None:
-    from podgroup_plan.config.configuration import build_profiles
+def build_profiles(config: Mapping, gates: Mapping[str, bool] | None, file: str) -> Configuration:
+    """`config` (named `file`) resolved with `gates`, as plan() resolves it; InputError lists
+    its problems."""
+    from podgroup_plan.config.configuration import resolve_configuration
 
     # gates that did not parse are reported on their own; the profiles are built with the rest
-    build_profiles(config, gates or {}, file=file)
+    return resolve_configuration(config, gates or {}, config_source=file)
 
 
 def check_output_file(output_file: Path | None, paths: list[str],

@@ -12,6 +12,7 @@ from podgroup_plan.cli.output import is_terminal
 from podgroup_plan.cli.progress import ProgressBar
 
 if TYPE_CHECKING:
+    from podgroup_plan.config.configuration import Configuration
     from podgroup_plan.model.cluster_input import ClusterInput
     from podgroup_plan.result import PlanResult
 
@@ -26,12 +27,16 @@ def check_config(cluster: ClusterInput, config: Mapping | None,
 
 
 def run_plan(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
-          label: str = "Planning", config_file: Path | None = None) -> PlanResult:
+          label: str = "Planning", config_file: Path | None = None,
+          configuration: Configuration | None = None) -> PlanResult:
+    """`plan()`; `configuration` is `config` and `gates` as `inputs.load` resolved them (its
+    `resolved`), handed on so that they are not resolved a second time."""
     from podgroup_plan.planner import plan
 
     bar = ProgressBar(label) if is_terminal(sys.stderr) else None
     try:
-        return plan(cluster, config, gates, progress=bar, config_source=config_source(config_file))
+        return plan(cluster, config, gates, progress=bar, config_source=config_source(config_file),
+                    configuration=configuration)
     finally:
         if bar is not None:
             bar.close()

@@ -75,12 +75,14 @@ def simulate(
     with guard(debug), live_input.cluster_input(from_cluster, kubeconfig, kube_context) as live:
         with input_errors():
             inputs.check_output_file(output_file, paths, [scheduler_config, *map(Path, add_node or ())])
+            resolved: list = []  # the configuration, resolved once while checking the input
             cluster, (config,), gates = inputs.load(
-                [*paths, *live.paths], [scheduler_config], feature_gates, validate=validate)
+                [*paths, *live.paths], [scheduler_config], feature_gates, validate=validate, resolved=resolved)
             cluster, applied = changes.apply(cluster, cordon, drain, fail, add_node)
             cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             result = inputs.naming(scheduler_config, lambda: planning.run_plan(
-                cluster, config, gates, config_file=scheduler_config))
+                cluster, config, gates, config_file=scheduler_config,
+                configuration=resolved[0] if resolved else None))
             result = live.noted(changes.noted(result, applied))
         emit.emit(RESULT, output, result, output_file, emit.options(
             pods=pods, configuration=configuration_label(scheduler_config, cluster),

@@ -27,14 +27,16 @@ class FakeEngine:
     error: Exception | None = None
     manifest_config: dict | None = field(default_factory=lambda: {"kind": "KubeSchedulerConfiguration"})
 
-    def load(self, paths, config_files, feature_gates, manifest_config_used=True, validate="strict"):
+    def load(self, paths, config_files, feature_gates, manifest_config_used=True, validate="strict",
+             resolved=None):
         from podgroup_plan.model.cluster_input import ClusterInput
 
+        # `resolved` is left empty: the fake resolves no configuration, so plan() gets none
         self.calls.append(("load", list(paths), list(config_files), feature_gates))
         cluster = ClusterInput(scheduler_config=self.manifest_config)
         return cluster, [{"from": str(f)} if f else None for f in config_files], None
 
-    def plan(self, cluster, config, gates, label="Planning", config_file=None):
+    def plan(self, cluster, config, gates, label="Planning", config_file=None, configuration=None):
         self.calls.append(("plan", cluster, config, gates, label))
         if self.error is not None:
             raise self.error
