@@ -4,16 +4,19 @@ Preemption removes every potential victim at once, and Filter adds nominated pod
 nodes. Both are exact as pod-by-pod changes of the cluster state; both are much cheaper as a
 shift of the usage columns (`ClusterState.shift_usage`) when no plugin a pod meets can tell the
 difference: the node-local plugins read a node's requested resources and pod count, which the
-shift changes, and static node fields; only host ports (NodePorts) and the plugins that look at
-pods across a domain (InterPodAffinity, PodTopologySpread) read the pods themselves (and
-PodTopologySpread only for a pod it gives a constraint).
+shift changes, and static node fields. The plugins that read the pods themselves say so on their
+class (`Plugin.reads_pods`, and per pod `reads_pods_of`: host ports, pod affinity, spreading);
+the framework lists its instances of them (`Framework.pod_readers`).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Pod
+
+if TYPE_CHECKING:
+    from podgroup_plan.framework.runtime import Framework
 
 
 def has_pod_terms(pod: Pod) -> bool:
@@ -28,27 +31,17 @@ def cluster_reads_columns_only(cluster: ClusterInput, pods: Iterable[Pod]) -> bo
     return not any(has_pod_terms(p) for p in pods)
 
 
-def pod_reads_columns_only(pod: Pod, fwk=None) -> bool:
+def pod_reads_columns_only(pod: Pod, fwk: Framework) -> bool:
     """In such a cluster, the pod's own Filter and Score read only usage columns and static node
-    fields: it asks for no host port, has no pod (anti-)affinity, and PodTopologySpread gives
-    it no constraint (neither its own nor the profile's defaults with the selector of the
-    Services and controllers that select it). `fwk` is the pod's framework (None: assume the
-    defaults may apply only when the pod has constraints of its own)."""
-    if pod.host_ports or pod.topology_spread_constraints or has_pod_terms(pod):
-        return False
-    if fwk is None:
-        return True
+    fields: no plugin of its framework (`fwk`) that reads pods (`Plugin.reads_pods`: host
+    ports, pod affinity, spreading) does so for this pod (`Plugin.reads_pods_of`). Kept per pod
+    in the framework."""
     cache = fwk.reads_columns_only
     got = cache.get(pod.key)
     if got is None:
-        spread = fwk.plugin("PodTopologySpread") if _uses(fwk, "PodTopologySpread") else None
-        got = spread is None or not (spread.constraints(pod, "DoNotSchedule") or spread.constraints(pod, "ScheduleAnyway"))
+        got = not any(plugin.reads_pods_of(pod) for plugin in fwk.pod_readers)
         cache[pod.key] = got
     return got
-
-
-def _uses(fwk, name: str) -> bool:
-    return any(p.name == name for p in fwk.filter) or any(p.name == name for p, _ in fwk.score)
 
 
 def filter_is_node_local(pod: Pod, hard_default_spread: bool) -> bool:

@@ -125,10 +125,23 @@ class Plugin:
     # ClusterState (labels, taints, cordons, the node's name), so it is shared by every signature
     # whose static part (the fragments of the static plugins) is the same.
     static: ClassVar[bool] = False
+    # Reads pods: the plugin's Filter or Score can read the pods on the nodes themselves (their
+    # host ports, their labels across a domain), not only a node's usage columns (requested
+    # resources, pod count) and static fields, for some pods (`reads_pods_of` says which). For a
+    # pod that no plugin of its profile reads pods for, adding or removing pods is modelled as a
+    # shift of the usage columns (framework/columns.py: preemption's victims, Filter's nominated
+    # pods, the kept group cycles), which is exact only then.
+    reads_pods: ClassVar[bool] = False
 
     def __init__(self, args: Any = None, handle: Handle | None = None):
         self.args = args
         self.handle = handle or Handle()
+
+    def reads_pods_of(self, pod: Pod) -> bool:
+        """Whether this plugin's Filter or Score of `pod` reads the pods on the nodes (only a
+        plugin that `reads_pods` may answer True; tests/plugins/test_signatures.py checks that
+        a False answer holds up against pods replaced by their usage)."""
+        return False
 
     def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
         """This plugin's queueing hint for pods bound since `failed` was rejected by it (upstream's

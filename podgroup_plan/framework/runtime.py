@@ -156,6 +156,14 @@ class Framework:
         while n_local < len(self.filter) and self.filter[n_local].node_local:
             n_local += 1
         self._cached_filters = self.filter[:n_local]
+        # The instances whose Filter or Score may read the pods on the nodes (Plugin.reads_pods),
+        # each once, for framework/columns.py's pod_reads_columns_only.
+        readers: dict[int, Plugin] = {}
+        for plugin in [*self.filter, *(p for p, _ in self.score)]:
+            if plugin.reads_pods:
+                readers.setdefault(id(plugin), plugin)
+        self.pod_readers: tuple[Plugin, ...] = tuple(readers.values())
+        self.reads_columns_only.clear()
         self._other_filters = self.filter[n_local:]
         self._cached_scorers = {p.name for p, _ in self.score if p.node_local}
         # The plugins whose signature fragments make the pod's signature: the static ones

@@ -35,6 +35,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from podgroup_plan.config.args import InterPodAffinityArgs
+from podgroup_plan.framework.columns import has_pod_terms
 from podgroup_plan.framework.interface import (
     MAX_NODE_SCORE,
     CycleState,
@@ -152,6 +153,12 @@ _plugin_ids = itertools.count()
 
 class InterPodAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
+    reads_pods = True  # the labels of the pods in a domain
+
+    def reads_pods_of(self, pod: Pod) -> bool:
+        """A pod without pod (anti-)affinity terms of its own meets only the existing pods'
+        terms, which the planner looks for across the cluster (columns.cluster_reads_columns_only)."""
+        return has_pod_terms(pod)
 
     def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
         """The queueing hint for an added pod (isSchedulableAfterAssignedPodChange, v1.37.0):

@@ -109,9 +109,13 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
 
     name = "NodePorts"
     node_local = True
+    reads_pods = True  # the host ports of the pods on a node
 
     def sign(self, pod: Pod) -> Hashable:
         return pod.host_ports
+
+    def reads_pods_of(self, pod: Pod) -> bool:
+        return bool(pod.host_ports)  # a pod asking for no host port passes on every node
 
     def pre_filter(self, cs: CycleState, pod: Pod, state, view: np.ndarray) -> PreFilterResult:
         wanted = wanted_ports(pod)

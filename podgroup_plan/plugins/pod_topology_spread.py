@@ -118,17 +118,19 @@ _SHAPE_MEMO: DerivedKey[Memo] = DerivedKey(NAME + "/shapes")
 _VERDICT_DOMAINS = 64
 _plugin_ids = itertools.count()
 
-# Taint effects that DoNotScheduleTaintsFilterFunc keeps (helper/taint.go).
-_DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")
+_DO_NOT_SCHEDULE_EFFECTS = ("NoSchedule", "NoExecute")  # the taint effects DoNotScheduleTaintsFilterFunc keeps (helper/taint.go)
 
 
 
 class PodTopologySpread(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     name = NAME
+    reads_pods = True  # the pods in each domain a constraint counts, for a pod given one (its own or the defaults)
+
+    def reads_pods_of(self, pod: Pod) -> bool:
+        return bool(pod.topology_spread_constraints) or any(self.constraints(pod, a) for a in (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY))
 
     def requeue_after_bindings(self, failed: Pod, added: Callable[[], Sequence[Pod]]) -> bool:
-        """EventsToRegister: an added pod changes the domains' counts, so any binding may cure
-        a skew rejection."""
+        """EventsToRegister: an added pod changes the domains' counts; any binding may cure a skew rejection."""
         return True
 
     def __init__(self, args: PodTopologySpreadArgs | None = None, handle=None):

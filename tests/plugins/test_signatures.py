@@ -34,6 +34,7 @@ from podgroup_plan.model.selectors import NodeSelector, NodeSelectorRequirement,
 from podgroup_plan.plugins.registry import IMPLEMENTED
 
 NODE_LOCAL = sorted(name for name, cls in IMPLEMENTED.items() if cls.node_local)
+FILTER_OR_SCORE = sorted(name for name, cls in IMPLEMENTED.items() if issubclass(cls, (FilterPlugin, ScorePlugin)))
 
 ZONES = ["a", "b"]
 NODES = [
@@ -89,10 +90,11 @@ pods = st.builds(
 )
 
 
-def answers(plugin: Plugin, pod) -> tuple:
+def answers(plugin: Plugin, pod, state=None) -> tuple:
     """What the signature cache would keep for `pod`: per node the Filter verdict (passed, code,
-    reasons) and the raw Score, with PreFilter / PreScore run first as the framework does."""
-    state = make_state(NODES, RUNNING)
+    reasons) and the raw Score, with PreFilter / PreScore run first as the framework does
+    (on `state`; the NODES with the RUNNING pods unless given)."""
+    state = make_state(NODES, RUNNING) if state is None else state
     view = state.all_nodes
     cs = CycleState()
     out: list = []
@@ -141,6 +143,10 @@ def test_every_registered_plugin_declares_its_facts():
         assert isinstance(cls.node_local, bool) and isinstance(cls.static, bool)
         assert not cls.static or cls.node_local, f"{name}: static only makes sense for a node-local plugin"
         assert cls.extension_points(), f"{name} implements no extension point"
+        # reads_pods and reads_pods_of go together: a plugin that reads pods says for which
+        # (else the framework would never see it), and only such a plugin answers per pod
+        assert isinstance(cls.reads_pods, bool), name
+        assert cls.reads_pods == ("reads_pods_of" in cls.__dict__), f"{name}: reads_pods without reads_pods_of"
         plugin = cls.create(None, Handle(), None)
         if cls.node_local:
             # a node-local plugin signs the pods the cache keeps (else the cache would never serve it)
@@ -216,3 +222,96 @@ def test_a_plugin_that_cannot_sign_turns_the_cache_off_for_that_pod():
     for pod in (make_pod("p", labels={"app": "web"}), make_pod("q", labels={"app": "web"})):
         fwk.run_filter(CycleState(), pod, state, state.all_nodes, Diagnosis())
     assert len(fwk.cache) == 1  # signed alike: the second pod keeps the entry
+
+
+# ----- reads_pods: when pods can be replaced by their usage ------------------------------------
+# Preemption takes victims off their nodes, and Filter adds nominated pods, as a shift of the
+# usage columns (ClusterState.shift_usage) for a pod that no plugin of its profile reads pods for
+# (framework/columns.py, Plugin.reads_pods / reads_pods_of). The property: for such a pod, every
+# plugin answers alike whether another pod is on a node or only its usage is.
+
+def _with_pod_or_its_usage(x, pod) -> tuple:
+    """Two states: RUNNING with `x` on its node, and RUNNING with only x's usage shifted there."""
+    from podgroup_plan.state.cluster import ClusterState
+
+    resources = set(x.requests) | set(pod.requests)
+    with_pod = ClusterState(NODES, [*RUNNING, x], resources)
+    columns = ClusterState(NODES, RUNNING, resources)
+    return with_pod, columns
+
+
+def _shift_in(state, x) -> None:
+    vec = state.request_vector(x)
+    requested = np.zeros((len(state.resource_names), 1), dtype=state.requested.dtype)
+    requested[: len(vec), 0] = vec
+    non_zero = np.array([[x.non_zero_cpu], [x.non_zero_memory]], dtype=state.non_zero_requested.dtype)
+    state.shift_usage(np.array([state.node_index[x.node_name]]), requested, non_zero,
+                      np.ones(1, dtype=state.pod_count.dtype))
+
+
+def _same_either_way(plugin: Plugin, pod, x) -> bool:
+    with_pod, columns = _with_pod_or_its_usage(x, pod)
+    with columns.tentative():
+        _shift_in(columns, x)
+        on_columns = answers(plugin, pod, columns)
+    return answers(plugin, pod, with_pod) == on_columns
+
+
+@pytest.mark.parametrize("name", FILTER_OR_SCORE)
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(pod=pods, x=pods, node=st.sampled_from([n.name for n in NODES]))
+def test_a_pod_no_plugin_reads_pods_for_sees_only_usage(name, pod, x, node):
+    """The cluster holds no pod (anti-)affinity terms (the cluster-wide condition,
+    columns.cluster_reads_columns_only), as none of these pods has any."""
+    plugin = IMPLEMENTED[name].create(None, Handle(), None)
+    x = replace(x, name="x", node_name=node)
+    pod = replace(pod, node_name=None)
+    if not plugin.reads_pods_of(pod):
+        assert _same_either_way(plugin, pod, x), f"{name} reads pods but says it does not for this pod"
+
+
+def test_the_plugins_that_read_pods_say_so_where_it_shows():
+    """The declarations are needed: NodePorts answers differently for a pod asking for the host
+    port another pod holds than for that pod's usage alone, and says it reads pods for it."""
+    from podgroup_plan.plugins.node_ports import NodePorts
+
+    plugin = NodePorts()
+    pod = make_pod("p", host_ports=[(9090,)])
+    x = make_pod("x", node_name="n3", host_ports=[(9090,)])
+    assert plugin.reads_pods_of(pod) and not plugin.reads_pods_of(make_pod("q"))
+    assert not _same_either_way(plugin, pod, x)
+
+
+class _CountsLabelledPods(FilterPlugin):
+    """A filter that reads the labels of the pods on a node but does not say it reads pods: the
+    mistake the property above exists to catch."""
+
+    name = "CountsLabelledPods"
+
+    def filter(self, cs, pod, state, view):
+        labelled = np.array([any("app" in p.labels for p in state.pods_on_node[row].values()) for row in view])
+        return FilterVerdict.reject_where(labelled, "a labelled pod is there")
+
+
+def test_the_property_catches_a_plugin_reading_pods_undeclared():
+    pod, x = make_pod("p"), make_pod("x", node_name="n0", labels={"app": "web"})
+    assert not _CountsLabelledPods().reads_pods_of(pod)
+    assert not _same_either_way(_CountsLabelledPods(), pod, x)
+
+
+def test_the_framework_reads_it_from_its_plugin_instances():
+    """pod_reads_columns_only asks the framework's instances of the plugins that read pods, once
+    per pod; a profile without them reads columns only even for a pod with host ports."""
+    from podgroup_plan.config.configuration import build_profiles
+    from podgroup_plan.framework.columns import pod_reads_columns_only
+    from podgroup_plan.framework.runtime import Framework
+
+    profile = build_profiles(None, {})["default-scheduler"]
+    fwk = Framework(profile, Handle(), IMPLEMENTED)
+    assert sorted(p.name for p in fwk.pod_readers) == ["InterPodAffinity", "NodePorts", "PodTopologySpread"]
+    assert all(p is fwk.plugin(p.name) for p in fwk.pod_readers)
+    ported, plain = make_pod("p", host_ports=[(80,)]), make_pod("q")
+    assert not pod_reads_columns_only(ported, fwk) and pod_reads_columns_only(plain, fwk)
+    fwk.use_plugins(filter=[p for p in fwk.filter if p.name != "NodePorts"])
+    assert sorted(p.name for p in fwk.pod_readers) == ["InterPodAffinity", "PodTopologySpread"]
+    assert pod_reads_columns_only(ported, fwk)

@@ -25,7 +25,7 @@ from podgroup_plan.state.cluster import ClusterState
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 
 
-def column_only(ctx: PreemptionContext, pod: Pod, fwk: Framework | None = None) -> bool:
+def column_only(ctx: PreemptionContext, pod: Pod, fwk: Framework) -> bool:
     """Whether every filter and score the pod meets reads only a node's usage columns and the
     node's own static fields, so that removing pods can be modelled on the columns."""
     return ctx.columns_only_cluster and pod_reads_columns_only(pod, fwk)
