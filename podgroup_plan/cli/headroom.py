@@ -88,8 +88,9 @@ def headroom(
             inputs.check_output_file(output_file, paths,
                                      [scheduler_config, *map(Path, workload), *map(Path, add_node or ())])
             context: list[Any] = []
+            resolved: list = []  # the configuration, resolved once while checking the input
             cluster, (config,), gates = inputs.load([*paths, *live.paths], [scheduler_config], feature_gates,
-                                                    keep_context=context)
+                                                    keep_context=context, resolved=resolved)
             templates: list[Template] = []
             problems: list[Problem] = []
             for file in workload:
@@ -113,7 +114,7 @@ def headroom(
             question = Question(tuple(templates), count, by)
             planner = inputs.naming(scheduler_config, lambda: Planner(
                 cluster, config, gates, config_source=inputs.config_source(scheduler_config),
-                expand=not no_expand))
+                expand=not no_expand, configuration=resolved[0] if resolved else None))
             try:
                 if shapes is not None and goal is not None:
                     doc: dict[str, Any] = grow(planner, cluster, shapes, goal, question, exact, limit)

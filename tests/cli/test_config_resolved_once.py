@@ -80,3 +80,16 @@ def test_the_api_still_resolves_what_it_is_given(resolutions):
     planner = Planner(ClusterInput(), {"kind": "KubeSchedulerConfiguration"}, {"CompositePodGroup": False})
     assert len(resolutions) == 1
     assert sorted(planner.frameworks) == ["default-scheduler"]
+
+
+def test_headroom_resolves_the_configuration_once(tmp_path, resolutions):
+    """headroom builds its Planner with the configuration `inputs.load` resolved."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "node.yaml").write_text(NODE)
+    (tmp_path / "sched.yaml").write_text(CONFIG)
+    (tmp_path / "pod.yaml").write_text(POD % "other-scheduler")
+    result = CliRunner().invoke(app, ["headroom", str(tmp_path / "m"), "--workload", str(tmp_path / "pod.yaml"),
+                                      "--scheduler-config", str(tmp_path / "sched.yaml"), "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert len(resolutions) == 1, resolutions
+    assert json.loads(result.stdout)  # a headroom document came out
