@@ -1,7 +1,7 @@
 """The `diff -o table` rendering of a PlanDiff document (see `podgroup_plan.diff`)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -99,6 +99,17 @@ class Owners:
         return None
 
 
+def fold_pods(rows: list[Mapping[str, Any]], owners: Owners,
+              same: Callable[[Mapping[str, Any]], tuple]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """(first cell, rows): pods of one owner with equal `same(row)` taken together as `Job
+    ns/train (6 pods)`, in the rows' order; a pod without an owner (or alone) by its name."""
+    def key(r: Mapping[str, Any]) -> tuple:
+        return (owners.pod_owner(r["namespace"], r["name"]) or (r["namespace"], r["name"]), same(r))
+
+    return [(f"{k[0]} ({len(rs)} pods)" if len(rs) > 1 else ref(rs[0]["namespace"], rs[0]["name"]), rs)
+            for k, rs in common.fold(rows, key)]
+
+
 def _where(rows: list[Mapping[str, Any]], side: str, where: str) -> str | None:
     """A folded row's node (or placement): the one its entries share, else `6 nodes`."""
     return common.nodes_cell([r[side][where] for r in rows])
@@ -114,15 +125,9 @@ def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column:
                              Column("A"), Column("B")])
     ordered = sorted(rows, key=lambda r: natural_ref_key(r["namespace"], r["name"]))
     if column == "Pod":
-        def same_row(r: Mapping[str, Any]) -> tuple:
-            owner = owners.pod_owner(r["namespace"], r["name"])
-            return (owner or (r["namespace"], r["name"]), r["a"]["status"], r["b"]["status"])
-
-        for key, same in common.fold(ordered, same_row):
-            first = (f"{key[0]} ({len(same)} pods)" if len(same) > 1
-                     else ref(same[0]["namespace"], same[0]["name"]))
-            t.add_row(first, _side(key[1], _where(same, "a", where)),
-                      _side(key[2], _where(same, "b", where)))
+        for first, same in fold_pods(ordered, owners, statuses):
+            t.add_row(first, _side(same[0]["a"]["status"], _where(same, "a", where)),
+                      _side(same[0]["b"]["status"], _where(same, "b", where)))
         return t.lines(width)
     for row in ordered:
         t.add_row(owners.group(row["namespace"], row["name"]) if column == "PodGroup"
@@ -132,12 +137,19 @@ def changes_table(title: str, rows: list[Mapping[str, Any]], where: str, column:
     return t.lines(width)
 
 
-def victims_table(doc: Mapping[str, Any], width: int) -> list[Text]:
-    t = layout.Table("Victims evicted by one plan only", [Column("Pod", elide=True),
-                                                          Column("Evicted by")])
+def statuses(row: Mapping[str, Any]) -> tuple:
+    """What pods of one owner must share to fold into one row of "Pods that differ"."""
+    return (row["a"]["status"], row["b"]["status"])
+
+
+def victims_table(doc: Mapping[str, Any], width: int, owners: Owners | None = None) -> list[Text]:
+    owners = owners or Owners()
+    t = layout.Table("Victims evicted by one plan only", [
+        Column("Pod", whole=owners.known, elide=not owners.known), Column("Evicted by")])
     for side, key in (("A only", "onlyA"), ("B only", "onlyB")):
-        for v in sorted(doc["victims"][key], key=lambda r: natural_ref_key(r["namespace"], r["name"])):
-            t.add_row(ref(v["namespace"], v["name"]), side)
+        ordered = sorted(doc["victims"][key], key=lambda r: natural_ref_key(r["namespace"], r["name"]))
+        for first, _ in fold_pods(ordered, owners, lambda r: ()):
+            t.add_row(first, side)
     return t.lines(width)
 
 
@@ -169,7 +181,7 @@ def blocks(doc: Mapping[str, Any], label_a: str, label_b: str, width: int,
         parts.append(changes_table("Pods that differ (status, node)", doc["pods"], "node", "Pod",
                                    width, owners))
     if doc["victims"]["onlyA"] or doc["victims"]["onlyB"]:
-        parts.append(victims_table(doc, width))
+        parts.append(victims_table(doc, width, owners))
     for side, notes in split_notes(doc):
         parts.append(notes_lines(notes, width, f"Notes, {side} (what the plan did not apply)"))
     return parts

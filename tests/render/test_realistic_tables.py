@@ -165,3 +165,14 @@ def test_explain_names_the_owner_beside_the_generated_name(cluster):
                          "--pod-group", "training/ps", "-o", "json"))
     jsonschema.validate(doc, schema)
     assert "owner" not in doc
+
+
+def test_diff_markdown_and_victims_fold_per_owner(cluster):
+    text = run(200, *COMMANDS["diff"](cluster))
+    victims = text.split("Victims evicted by one plan only")[1].split("\n\n")[0].splitlines()[3:]
+    assert victims == ["ReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d (12 pods)  A only"]
+    md = run(80, *COMMANDS["diff"](cluster), "-o", "markdown")
+    assert "| `ReplicaSet data-science-notebooks/notebook-servers-7d9f8c6b5d (12 pods)` | **Preempted** on 6 nodes " \
+           "| _running, not evicted_ |" in md
+    assert "| `Job research-infrastructure/urgent-eval` | Scheduled on `block-a0` | **Unschedulable** |" in md
+    assert md.count("notebook-servers-7d9f8c6b5d (12 pods)") == 2  # pods that differ, victims
