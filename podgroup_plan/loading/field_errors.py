@@ -65,6 +65,11 @@ def duplicate(value: Any, detail: str = "") -> str:
     return _body(f"Duplicate value: {_show(value)}", detail)
 
 
+def too_many(actual: int, most: int) -> str:
+    """field.TooMany(path, actual, max).ErrorBody() (the declarative `+k8s:maxItems`)"""
+    return f"Too many: {actual}: must have at most {most} item{'' if most == 1 else 's'}"
+
+
 def forbidden(detail: str) -> str:
     """field.Forbidden(path, detail).ErrorBody()"""
     return _body("Forbidden", detail)

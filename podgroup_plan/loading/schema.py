@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from podgroup_plan.loading.field_errors import invalid, not_supported, required
+from podgroup_plan.loading.field_errors import invalid, not_supported, required, too_many
 from podgroup_plan.loading.schema_compiler import Check, CheckCompiler, Resolver, Unsupported
 from podgroup_plan.loading.schema_precompiled import fingerprint
 from podgroup_plan.loading.schema_precompiled import load as precompiled_checks
@@ -179,6 +179,11 @@ _VALUE_KEYWORDS = frozenset({"enum", "const", "minimum", "maximum", "exclusiveMi
 
 
 
+def _zero(value: Any) -> bool:
+    """Go's zero value of a number, a string or a list: what field.Required reports as unset."""
+    return value is not False and (value == 0 or value == "" or value == [])
+
+
 @lru_cache(maxsize=None)
 def bundled() -> SchemaSet:
     """The schemas that ship with podgroup-plan (loaded and indexed once per process)."""
@@ -259,10 +264,11 @@ def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
     "X": supported values: ...` (sorted, as the validators' `sets.List` gives them, for the
     built-in kinds; a CRD's enum in its schema's order), a number below a minimum of a built-in
     kind `Invalid value: N: must be greater than or equal to M` (ValidateNonnegativeField,
-    the declarative `+k8s:minimum`'s content.MinError). Where upstream says something else for a
+    the declarative `+k8s:minimum`'s content.MinError), a list over a built-in kind's maxItems
+    `Too many: N: must have at most M items` (the declarative `+k8s:maxItems`). Where upstream says something else for a
     field, its schema carries it: `x-invalid` (the detail of a field.Invalid, e.g. a selector
     operator's "not a valid selector operator") and `x-zero-required` (0 or "" is `Required
-    value`, as for a port). `builtin` is False for the kinds the API server does not validate
+    value`, as for a port or an empty list of containers). `builtin` is False for the kinds the API server does not validate
     with pkg/apis (CRDs, the scheduler's configuration), whose minimums keep our wording."""
     path = tuple(error.absolute_path)
     keyword = error.validator
@@ -280,7 +286,7 @@ def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
         return path, str(schema.get("x-message-multiple", custom or "matches more than one form"))
     if custom:
         return path, custom
-    if keyword in _VALUE_KEYWORDS and schema.get("x-zero-required") and value in (0, "") and value is not False:
+    if keyword in _VALUE_KEYWORDS and schema.get("x-zero-required") and _zero(value):
         return path, required(str(schema.get("x-required-detail", "")))
     if keyword in _VALUE_KEYWORDS and "x-invalid" in schema:
         return path, invalid(value, str(schema["x-invalid"]))
@@ -298,6 +304,8 @@ def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
         return path, f"must be at least {error.validator_value}, got {show(value)}"
     if keyword == "maximum":
         return path, f"must be at most {error.validator_value}, got {show(value)}"
+    if keyword == "maxItems" and builtin:  # the declarative +k8s:maxItems: field.TooMany
+        return path, too_many(len(value), error.validator_value)
     if keyword == "maxItems":
         n = error.validator_value
         return path, f"must have at most {n} item{'s' if n != 1 else ''}, got {len(value)}"

@@ -144,7 +144,7 @@ CASES = [
         id="composite template without children"),
     pytest.param(
         [_with(WL, _set(("spec", "podGroupTemplates"), [{"name": f"t{i}", "schedulingPolicy": {"basic": {}}} for i in range(9)]))],
-        ["in.yaml:7: Workload team-a/w3: spec.podGroupTemplates: must have at most 8 items, got 9"],
+        ["in.yaml:7: Workload team-a/w3: spec.podGroupTemplates: Too many: 9: must have at most 8 items"],
         id="more than 8 templates"),
     pytest.param(
         [_with(WL, _set(("spec", "podGroupTemplates", 0, "name"), "Workers"))],
@@ -165,7 +165,7 @@ CASES = [
         id="neither basic nor gang"),
     pytest.param(
         [_with(PG, _set(("spec", "schedulingConstraints"), {"topology": [{"key": "a"}, {"key": "b"}]}))],
-        ["in.yaml:18: PodGroup team-a/pg3: spec.schedulingConstraints.topology: must have at most 1 item, got 2"],
+        ["in.yaml:18: PodGroup team-a/pg3: spec.schedulingConstraints.topology: Too many: 2: must have at most 1 item"],
         id="two topology constraints"),
     pytest.param(
         [WL, _with(PG, _set(("spec", "parentCompositePodGroupName"), "Parent"))],
