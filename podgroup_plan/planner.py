@@ -325,8 +325,19 @@ def _leaves(trees: Hierarchy | None) -> dict[GroupKey, tuple[GroupKey, ...]]:
     """CompositePodGroup -> its leaf PodGroups, for the valid trees only (a cycle has no root)."""
     if trees is None:
         return {}
-    return {n.key: n.leaf_keys for root in trees.roots.values() if root.key not in trees.invalid
-            for n in root.walk() if not n.is_leaf}
+    out: dict[GroupKey, tuple[GroupKey, ...]] = {}
+    for root in trees.roots.values():
+        if root.key in trees.invalid:
+            continue
+        # children before parents, each built from its children's (not `TreeNode.leaf_keys`
+        # per object: a walk of the subtree per level is quadratic in a deep chain); the map
+        # keeps the walk's order, as before
+        nodes = list(root.walk())
+        below: dict[int, tuple[GroupKey, ...]] = {}
+        for n in reversed(nodes):
+            below[id(n)] = (n.key,) if n.is_leaf else tuple(k for c in n.children for k in below[id(c)])
+        out.update((n.key, below[id(n)]) for n in nodes if not n.is_leaf)
+    return out
 
 
 def _fragment(work: ClusterInput | None, pods: Iterable[Pod], pod_groups: Iterable[PodGroup],

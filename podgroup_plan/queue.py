@@ -199,15 +199,25 @@ def _tree_member(hierarchy: Hierarchy, group: PodGroup, pods: list[Pod], framewo
     trees.setdefault(root.key, {})[group.key] = ours
 
 
-def _tree_ready(node: TreeNode, known: Mapping[tuple[str, str], int]) -> bool:
+def _tree_ready(root: TreeNode, known: Mapping[tuple[str, str], int]) -> bool:
     """GangScheduling's recursive readiness: a leaf needs AllPodsCount >= minCount (basic: 1),
-    a CompositePodGroup ready children >= minGroupCount (basic: 1)."""
+    a CompositePodGroup ready children >= minGroupCount (basic: 1). Children before parents,
+    on a stack (upstream recurses; a tree is as deep as the input makes it)."""
     from podgroup_plan.plugins.gang_scheduling import required_count
 
-    if node.is_leaf:
-        return known.get(node.key, 0) >= required_count(node.group)
-    ready = sum(_tree_ready(child, known) for child in node.children)
-    return ready >= required_count(node.group)
+    ready: dict[int, bool] = {}
+    todo: list[tuple[TreeNode, bool]] = [(root, False)]
+    while todo:
+        node, children_done = todo.pop()
+        if node.is_leaf:
+            ready[id(node)] = known.get(node.key, 0) >= required_count(node.group)
+        elif children_done:
+            count = sum(ready[id(child)] for child in node.children)
+            ready[id(node)] = count >= required_count(node.group)
+        else:
+            todo.append((node, True))
+            todo.extend((child, False) for child in node.children)
+    return ready[id(root)]
 
 
 def _tree_entities(hierarchy: Hierarchy, trees: dict, frameworks: Mapping[str, Framework], emit: ev.Emit,

@@ -34,8 +34,9 @@ class TreeNode:
     """One object of a tree: a CompositePodGroup with its children, or a leaf PodGroup."""
 
     group: PodGroup | CompositePodGroup
-    parent: "TreeNode | None" = None
-    children: list["TreeNode"] = field(default_factory=list)
+    # not in the repr: a repr that followed them would recurse once per level of the tree
+    parent: "TreeNode | None" = field(default=None, repr=False)
+    children: list["TreeNode"] = field(default_factory=list, repr=False)
     depth: int = 1  # the root is level 1
 
     @property
@@ -99,10 +100,6 @@ def _order(group: PodGroup | CompositePodGroup) -> tuple:
 def _name(key: Key) -> str:
     return f"{key[0]}/{key[1]}"
 
-
-# The deepest tree the planner schedules: its tree cycle recurses per level, as upstream's does,
-# and Python's recursion stops near 1,000 frames (a few per level). Deeper trees are Invalid.
-PLANNER_MAX_DEPTH = 100
 
 # A path or cycle named in a message shows at most this many objects (its ends): the message
 # is repeated on every object of the tree, and a chain can be 100,000 levels long.
@@ -178,19 +175,6 @@ def build_hierarchy(cluster: ClusterInput) -> Hierarchy:
             for n in nodes:  # parents come before their children
                 n.depth = 1 if n.parent is None else n.parent.depth + 1
             reached.update(n.key for n in nodes)
-            height = root.height()
-            if height > PLANNER_MAX_DEPTH:
-                # deeper than the recursive tree cycle (scheduling/hierarchy.py, upstream's
-                # recursion) can follow in Python: held Invalid, never scheduled (README
-                # deviations; kube-scheduler would try it)
-                message = (f"invalid CompositePodGroup hierarchy: depth {height} is more than "
-                           f"podgroup-plan schedules ({PLANNER_MAX_DEPTH} levels): "
-                           + _path_text([n.key for n in _deepest_path(root)]))
-                for n in nodes:
-                    if not n.is_leaf:
-                        h.invalid[n.key] = message
-                h.invalid_leaves.update(n.key for n in nodes if n.is_leaf)
-                continue
             broken = _broken_rule(root, nodes)
             if broken is not None:
                 h.broken[key] = broken

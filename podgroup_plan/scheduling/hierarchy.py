@@ -26,7 +26,7 @@ successfulLeafResults (v1.37.0; the seed "CompositePodGroup을 사용한 계층�
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Any, Generator, Sequence
 
 from podgroup_plan.framework.columns import pod_reads_columns_only
 from podgroup_plan.framework.interface import Placement, PlacementProgress, PodGroupAssignments, required_count
@@ -65,7 +65,8 @@ class NodeResult:
     trials: Sequence | None = None  # PlacementResult entries (placements[])
     placement: str | None = None  # the chosen candidate's name, when it succeeded
     leaf: GroupCycleResult | None = None  # a leaf's pod results (None for an invalidated leaf)
-    children: list["NodeResult"] = field(default_factory=list)
+    # not in the repr: it would recurse once per level of the tree
+    children: list["NodeResult"] = field(default_factory=list, repr=False)
     # (pod, node row) of every successful leaf below, still assumed after this object ran
     assumed: list[tuple[Pod, int]] = field(default_factory=list)
     # the text never-evaluated pods copy (completePodGroupAlgorithmResult), set by `complete`
@@ -158,29 +159,84 @@ def schedule_node(
     parent: Placement, memo: LeafMemo | None = None,
 ) -> NodeResult:
     """podGroupSchedulingRecursiveAlgorithm: a leaf runs the PodGroup placement algorithm inside
-    `parent`, a CompositePodGroup its own. A success stays assumed in `state`."""
+    `parent`, a CompositePodGroup its own. A success stays assumed in `state`.
+
+    Upstream recurses once per level; a chain of CompositePodGroups is as deep as the input
+    makes it (100,000 levels is an input the planner answers, issue 25), deeper than Python's
+    recursion goes. So each object's algorithm is a generator (`_node_steps`) that yields the
+    call it needs for a child and is sent back the child's result; `_drive` runs them on an
+    explicit stack. The calls, their order and every `state.tentative()` are those of the
+    recursion (a child's exception is thrown back into its parent at the same point)."""
+    return _drive(_node_steps(fwk, node, queued, state, parent, memo))
+
+
+# The algorithm of one object: yields a child's steps (a Steps), is sent that child's
+# NodeResult back, returns its own NodeResult.
+Steps = Generator[Any, NodeResult, NodeResult]
+
+
+def _drive(top: Steps) -> NodeResult:
+    """Runs `top` and every child call it yields, deepest first, on an explicit stack."""
+    stack = [top]
+    sent: NodeResult | None = None
+    error: BaseException | None = None
+    while True:
+        steps = stack[-1]
+        try:
+            if error is not None:
+                thrown, error = error, None
+                call = steps.throw(thrown)
+            else:
+                call = steps.send(sent)  # type: ignore[arg-type]  # None starts a generator
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return done.value
+            sent = done.value
+            continue
+        except BaseException as raised:  # noqa: BLE001 - handed to the caller, as a return would
+            stack.pop()
+            if not stack:
+                raise
+            error = raised
+            continue
+        stack.append(call)
+        sent = None
+
+
+def _node_steps(
+    fwk: Framework, node: TreeNode, queued: dict[tuple[str, str], list[Pod]], state: ClusterState,
+    parent: Placement, memo: LeafMemo | None,
+) -> Steps:
     if node.is_leaf:
-        pods = queued.get(node.key, [])
-        key = memo.key(fwk, node.group, pods, state, parent) if memo is not None else None
-        r = memo.get(key, node.group, pods) if memo is not None and key is not None else None
-        if r is None:
-            r = schedule_placements(fwk, node.group, pods, state, parent)
-            if memo is not None and key is not None:
-                memo.put(key, r)
-        result = NodeResult(node, StatusBox(r.status), _unnamed(node, r.placements), leaf=r)
-        if r.status.is_success():
-            result.placement = r.placement if node.group.topology_key else None
-            result.assumed = list(r.assignments)
-            for pod, row in result.assumed:
-                state.assume(pod, row)
-        return result
-    return _schedule_composite(fwk, node, queued, state, parent, memo)
+        return _schedule_leaf(fwk, node, queued, state, parent, memo)
+    return (yield from _schedule_composite(fwk, node, queued, state, parent, memo))
+
+
+def _schedule_leaf(
+    fwk: Framework, node: TreeNode, queued: dict[tuple[str, str], list[Pod]], state: ClusterState,
+    parent: Placement, memo: LeafMemo | None,
+) -> NodeResult:
+    pods = queued.get(node.key, [])
+    key = memo.key(fwk, node.group, pods, state, parent) if memo is not None else None
+    r = memo.get(key, node.group, pods) if memo is not None and key is not None else None
+    if r is None:
+        r = schedule_placements(fwk, node.group, pods, state, parent)
+        if memo is not None and key is not None:
+            memo.put(key, r)
+    result = NodeResult(node, StatusBox(r.status), _unnamed(node, r.placements), leaf=r)
+    if r.status.is_success():
+        result.placement = r.placement if node.group.topology_key else None
+        result.assumed = list(r.assignments)
+        for pod, row in result.assumed:
+            state.assume(pod, row)
+    return result
 
 
 def _schedule_composite(
     fwk: Framework, node: TreeNode, queued: dict[tuple[str, str], list[Pod]], state: ClusterState,
     parent: Placement, memo: LeafMemo | None,
-) -> NodeResult:
+) -> Steps:
     cpg = node.group
     placements, status = fwk.run_placement_generate(cpg, parent, state)
     if not status.is_success():  # incl. the runner's `no feasible placements found`
@@ -190,7 +246,7 @@ def _schedule_composite(
     feasible: list[tuple[int, NodeResult]] = []
     for i, placement in enumerate(placements):
         with state.tentative():  # between candidates everything the trial assumed is undone
-            result = _evaluate_composite(fwk, node, queued, state, placement, memo)
+            result = yield from _evaluate_composite(fwk, node, queued, state, placement, memo)
         trial = trials[i]
         trial.evaluated = True
         trial.feasible = result.status.is_success()
@@ -251,7 +307,7 @@ def _as_results(trials: list[PlacementTrial]) -> tuple[PlacementResult, ...]:
 def _evaluate_composite(
     fwk: Framework, node: TreeNode, queued: dict[tuple[str, str], list[Pod]], state: ClusterState,
     placement: Placement, memo: LeafMemo | None,
-) -> NodeResult:
+) -> Steps:
     """One candidate of a CompositePodGroup: PlacementFeasible before and after each child."""
     cpg = node.group
     result = NodeResult(node, StatusBox(Status()))
@@ -261,7 +317,7 @@ def _evaluate_composite(
         result.box = StatusBox(status)  # as returned: no `pod group is unschedulable` attached
         return result
     for child in node.children:
-        child_result = schedule_node(fwk, child, queued, state, placement, memo)
+        child_result = yield _node_steps(fwk, child, queued, state, placement, memo)
         result.children.append(child_result)
         if child_result.status.code == Code.ERROR:
             status = Status(Code.ERROR, (
@@ -286,12 +342,19 @@ def complete(root: TreeNode, result: NodeResult) -> NodeResult:
     """completeCompositePodGroupAlgorithmResultMap and completePodGroupAlgorithmResult: every
     object of the tree gets a result; a child without one, or that succeeded under a failed
     parent, shares the parent's status box and has no pod results. Never-evaluated pods copy
-    their group's text now, before any post-filter text is appended."""
-    _complete(result, None)
+    their group's text now, before any post-filter text is appended.
+
+    Parents first, on a stack (upstream recurses; a tree is as deep as the input makes it): a
+    result's completion reads only its own status and its parent's box, both final by then."""
+    todo = [result]
+    while todo:
+        done = _complete_one(todo.pop())
+        todo.extend(reversed(done))
     return result
 
 
-def _complete(result: NodeResult, parent: NodeResult | None) -> None:
+def _complete_one(result: NodeResult) -> list[NodeResult]:
+    """Completes `result` itself; returns its children's results, to be completed next."""
     result.unevaluated = result.status.message
     evaluated = {c.node.key: c for c in result.children}
     failed = not result.status.is_success()
@@ -303,15 +366,19 @@ def _complete(result: NodeResult, parent: NodeResult | None) -> None:
                                   children=got.children if got is not None else [])
             got = replaced
         done.append(got)
-        _complete(got, result)
     result.children = done
+    return done
 
 
 def all_results(result: NodeResult) -> list[NodeResult]:
-    """The results of every object of the tree, parents first, in child order."""
-    out = [result]
-    for child in result.children:
-        out.extend(all_results(child))
+    """The results of every object of the tree, parents first, in child order (a stack, not
+    recursion: a tree is as deep as the input makes it)."""
+    out = []
+    todo = [result]
+    while todo:
+        r = todo.pop()
+        out.append(r)
+        todo.extend(reversed(r.children))
     return out
 
 

@@ -62,20 +62,21 @@ def chain(levels: int) -> dict:
 
 
 def test_a_100000_level_composite_chain_is_answered(tmp_path):
-    """400 levels once ended in RecursionError (exit 3). The tree is Invalid (deeper than the
-    planner schedules): every object says so, the pod waits."""
+    """400 levels once ended in RecursionError (exit 3), and then trees past 100 levels were held
+    Invalid. The tree cycle now runs on an explicit stack: the chain is scheduled as kube-scheduler
+    v1.37 schedules a tree past WorkloadMaxTreeDepth, with the rule named in a short note."""
     (tmp_path / "chain.json").write_text(json.dumps(chain(100_000)))
     result = process("simulate", tmp_path / "chain.json", "-o", "json",
                      "--output-file", tmp_path / "plan.json", memory=2 * GIB, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     plan = json.loads((tmp_path / "plan.json").read_text())
     assert len(plan["compositePodGroups"]) == 100_000
-    assert {c["status"] for c in plan["compositePodGroups"]} == {"Invalid"}
-    message = plan["compositePodGroups"][0]["message"]
-    assert message.startswith("invalid CompositePodGroup hierarchy: depth 100001 is more than "
-                              "podgroup-plan schedules (100 levels)")
-    assert "(99993 more)" in message and len(message) < 300
-    assert [p["status"] for p in plan["pods"]] == ["Waiting"]
+    assert {c["status"] for c in plan["compositePodGroups"]} == {"Scheduled"}
+    assert [p["status"] for p in plan["pods"]] == ["Scheduled"]
+    note = next(n for n in plan["notes"] if "WorkloadMaxTreeDepth" in n)
+    assert note.startswith("CompositePodGroup tree t/c0 breaks a KEP-6012 rule, depth 100001 exceeds 4 "
+                           "(WorkloadMaxTreeDepth): t/c0 -> t/c1")
+    assert "(99993 more)" in note and len(note) < 300
 
 
 def _deployment(replicas: int) -> str:

@@ -85,9 +85,8 @@ README section that declares the deviation; anything not covered here is a misma
    scenarios `oracle-shared-host-port-freed-by-*` keep upstream's answer on record.
 
 15. CompositePodGroup trees with a cycle (README, "Deviations from kube-scheduler"): the planner
-   holds them `Invalid`, v1.37 writes nothing for them; so are trees deeper than 100 levels (the
-   planner's own input limit, README "Input limits": its tree cycle recurses per level), which
-   kube-scheduler would try. A tree deeper than 4 levels (and at most 100) or of two
+   holds them `Invalid`, v1.37 writes nothing for them. A tree deeper than 4 levels (of any
+   depth: the planner's tree cycle runs on an explicit stack, no recursion limit) or of two
    Workloads is scheduled as kube-scheduler v1.37.2 schedules it (the planner follows it since
    issue 26, naming the broken rule in `notes`), so it is no deviation. `tree_cases` never
    generates a cycle (nor more than 3 levels or two Workloads), so no generated case meets this.

@@ -188,39 +188,106 @@ def groups(result: PlanResult, cmap: ClusterMap) -> list[Group]:
         if entry.parent and (entry.namespace, entry.parent) in cpg_entries:
             children.setdefault((entry.namespace, entry.parent), []).append(entry)
 
-    def leaf_nodes(key: tuple[str, str], seen: frozenset = frozenset()) -> set[int]:
-        out: set[int] = set()
-        for child in children.get(key, []):
-            ck = (child.namespace, child.name)
-            if child.kind == "PodGroup":
-                out.update(child.nodes)
-            elif ck not in seen:  # a cycle in bad input must not loop
-                out |= leaf_nodes(ck, seen | {key})
-        return out
-
+    below = _leaf_nodes_below(cpg_entries, children)
     for key, entry in cpg_entries.items():
-        entry.nodes = sorted(leaf_nodes(key))
+        entry.nodes = sorted(below[key])
         entry.domains = _domains(cmap, entry.nodes)
     ordered: list[Group] = []
     placed: set[str] = set()
 
-    def walk(entry: Group, depth: int, seen: frozenset) -> None:
-        if entry.id in placed:
-            return
-        entry.depth = depth
-        placed.add(entry.id)
-        ordered.append(entry)
-        key = (entry.namespace, entry.name)
-        if entry.kind == "CompositePodGroup" and key not in seen:
-            for child in sorted(children.get(key, []), key=_entry_order):
-                walk(child, depth + 1, seen | {key})
+    def walk(top: Group) -> None:
+        """Parents before children, in child order, each entry once (a cycle in bad input must
+        not loop). On a stack: a tree is as deep as the input makes it."""
+        todo = [(top, 0)]
+        while todo:
+            entry, depth = todo.pop()
+            if entry.id in placed:
+                continue
+            entry.depth = depth
+            placed.add(entry.id)
+            ordered.append(entry)
+            if entry.kind == "CompositePodGroup":
+                kids = sorted(children.get((entry.namespace, entry.name), []), key=_entry_order)
+                todo.extend((child, depth + 1) for child in reversed(kids))
 
     roots = [e for e in cpg_entries.values() if not (e.parent and (e.namespace, e.parent) in cpg_entries)]
     for root in sorted(roots, key=_entry_order):
-        walk(root, 0, frozenset())
+        walk(root)
     for entry in sorted([*cpg_entries.values(), *pg_entries.values()], key=_entry_order):
-        walk(entry, 0, frozenset())  # the rest (and any left out by a cycle)
+        walk(entry)  # the rest (and any left out by a cycle)
     return ordered
+
+
+def _leaf_nodes_below(cpg_entries: dict[tuple[str, str], Group],
+                      children: dict[tuple[str, str], list[Group]]) -> dict[tuple[str, str], set[int]]:
+    """CompositePodGroup -> the nodes of every PodGroup it reaches (a CompositePodGroup runs
+    where its leaves run). Each has at most one parent, so a group of bad input is a tree, or a
+    cycle with trees below it: a tree's answer is built from its children's (children first),
+    a cycle's members all reach the same. Without recursion or a walk per object: a chain is as
+    deep as the input makes it."""
+    def parent(key: tuple[str, str]) -> tuple[str, str] | None:
+        entry = cpg_entries[key]
+        up = (entry.namespace, entry.parent) if entry.parent else None
+        return up if up in cpg_entries else None
+
+    # cycle members: walking up from each key, the keys met twice on one walk
+    on_cycle: set[tuple[str, str]] = set()
+    done: set[tuple[str, str]] = set()
+    for start in cpg_entries:
+        path: dict[tuple[str, str], None] = {}
+        key: tuple[str, str] | None = start
+        while key is not None and key not in done and key not in path:
+            path[key] = None
+            key = parent(key)
+        if key is not None and key in path:
+            keys = list(path)
+            on_cycle.update(keys[keys.index(key):])
+        done.update(path)
+
+    def own(key: tuple[str, str]) -> tuple[set[int], list[tuple[str, str]]]:
+        nodes: set[int] = set()
+        composites = []
+        for child in children.get(key, []):
+            if child.kind == "PodGroup":
+                nodes.update(child.nodes)
+            else:
+                composites.append((child.namespace, child.name))
+        return nodes, composites
+
+    below: dict[tuple[str, str], set[int]] = {}
+    for start in cpg_entries:  # the trees (also those below a cycle), children first
+        if start in below or start in on_cycle:
+            continue
+        todo: list[tuple[tuple[str, str], bool]] = [(start, False)]
+        while todo:
+            key, children_done = todo.pop()
+            nodes, composites = own(key)
+            if children_done:
+                for c in composites:
+                    nodes |= below[c]
+                below[key] = nodes
+            elif key not in below:
+                todo.append((key, True))
+                todo.extend((c, False) for c in composites if c not in below)
+    for start in sorted(on_cycle):  # each cycle once: its members and the trees below them
+        if start in below:
+            continue
+        members = [start]
+        key = parent(start)
+        while key != start:
+            assert key is not None  # a cycle member's parent is a member
+            members.append(key)
+            key = parent(key)
+        reach: set[int] = set()
+        for m in members:
+            nodes, composites = own(m)
+            reach |= nodes
+            for c in composites:
+                if c not in on_cycle:
+                    reach |= below[c]
+        for m in members:
+            below[m] = reach
+    return below
 
 
 def _placement_line(trials: Any) -> str | None:
