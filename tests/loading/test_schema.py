@@ -105,7 +105,7 @@ def _errors(obj, change):
         (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
          ["nodeSelectorTerms"][0]["matchExpressions"][0].pop("values"),
          [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-            "nodeSelectorTerms", 0, "matchExpressions", 0, "values"), "must be non-empty when operator is In or NotIn")]),
+            "nodeSelectorTerms", 0, "matchExpressions", 0, "values"), "Required value: must be specified when `operator` is 'In' or 'NotIn'")]),
         (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
          ["nodeSelectorTerms"][0]["matchExpressions"][1].__setitem__("values", ["x"]),
          [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
