@@ -56,9 +56,12 @@ def diff(
 
         with input_errors():
             inputs.check_output_file(output_file, paths, [config_a, config_b])
+            # A's and B's configurations, each resolved once while checking the input (None:
+            # no file, plan() resolves the default profile)
+            resolved: list = [None, None]
             cluster, (conf_a, conf_b), gates = inputs.load(paths, [config_a, config_b],
                                                            feature_gates, manifest_config_used=False,
-                                                           validate=validate)
+                                                           validate=validate, resolved=resolved)
             cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             # A without --config-a is the built-in default profile, not a config in the manifests.
             cluster_a = cluster if config_a is not None else inputs.without_config(cluster)
@@ -69,9 +72,9 @@ def diff(
                            ", B is --config-b", err=True)
             result_a, result_b = collect(
                 lambda: inputs.naming(config_a, lambda: planning.run_plan(
-                    cluster_a, conf_a, gates, "Planning A", config_a)),
+                    cluster_a, conf_a, gates, "Planning A", config_a, configuration=resolved[0])),
                 lambda: inputs.naming(config_b, lambda: planning.run_plan(
-                    cluster, conf_b, gates, "Planning B", config_b)))
+                    cluster, conf_b, gates, "Planning B", config_b, configuration=resolved[1])))
         document = diff_plans(result_a, result_b)
         label_a = str(config_a) if config_a is not None else "built-in default profile"
         emit.emit(DIFF, output, document, output_file,

@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from podgroup_plan.cli import emit, inputs
+from podgroup_plan.cli import emit, inputs, planning
 from podgroup_plan.cli.app import EXIT_OK, PlainCommand, app
 from podgroup_plan.cli.guard import guard, input_errors
 from podgroup_plan.cli.options import (
@@ -86,14 +86,22 @@ def explain(
                 owned = parse_owner(text)
             else:
                 target = explaining.parse_target(kind, text)
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
+            resolved: list = []  # the configuration, resolved once while checking the input
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate,
+                                                    resolved=resolved)
             cluster = inputs.expansion(cluster, no_expand, admit_suspended, gang)
             source = inputs.config_source(scheduler_config)
+            if not resolved or resolved[0] is None:
+                # no configuration anywhere: the default profile, resolved once for both plans
+                resolved = [inputs.naming(scheduler_config, lambda: planning.check_config(cluster, config, gates,
+                                                                                     scheduler_config))]
+            configuration = resolved[0]
             if owned is not None:
                 target = inputs.naming(scheduler_config, lambda: explaining.owner_target(
-                    cluster, *owned, kind, scheduler_config=config, feature_gates=gates, config_source=source))
+                    cluster, *owned, kind, scheduler_config=config, feature_gates=gates, config_source=source,
+                    configuration=configuration))
             document = inputs.naming(scheduler_config, lambda: explaining.explain(
-                cluster, target, scheduler_config=config, feature_gates=gates,
-                config_source=source, node=node, top=int(top)))  # (an int: whole_number)
+                cluster, target, scheduler_config=config, feature_gates=gates, config_source=source,
+                node=node, top=int(top), configuration=configuration))  # (an int: whole_number)
         emit.emit(EXPLANATION, output, document, None, emit.options())
     raise typer.Exit(EXIT_OK)

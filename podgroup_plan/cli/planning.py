@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from podgroup_plan.result import PlanResult
 
 def check_config(cluster: ClusterInput, config: Mapping | None,
-                  gates: Mapping[str, bool] | None, config_file: Path | None = None) -> None:
-    """Resolve gates and profiles as `plan()` does, so that `validate` rejects what `simulate` would."""
+                  gates: Mapping[str, bool] | None, config_file: Path | None = None) -> Configuration:
+    """Resolve gates and profiles as `plan()` does, so that `validate` rejects what `simulate`
+    would; the Configuration, for `plan(configuration=...)`."""
     from podgroup_plan.config.configuration import resolve_configuration
 
-    resolve_configuration(config, gates, cluster.scheduler_config, cluster.scheduler_config_source,
+    return resolve_configuration(config, gates, cluster.scheduler_config, cluster.scheduler_config_source,
                           config_source(config_file))
 
 

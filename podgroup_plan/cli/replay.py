@@ -111,13 +111,15 @@ def replay(
                 problems += err.problems
             if problems:
                 raise InputError(problems)
-            cluster, timing, config, config_b_doc, gates = loaded
+            cluster, timing, config, config_b_doc, gates, resolved = loaded
             settings = Settings(start_at, until_at, until_after, duration, focus)
             doc: dict[str, Any] = inputs.naming(scheduler_config, lambda: run(
-                cluster, timing, settings, config, gates, config_source=inputs.config_source(scheduler_config)))
+                cluster, timing, settings, config, gates, config_source=inputs.config_source(scheduler_config),
+                configuration=resolved[0]))
             if config_b is not None:
                 other = inputs.naming(config_b, lambda: run(
-                    cluster, timing, settings, config_b_doc, gates, config_source=str(config_b)))
+                    cluster, timing, settings, config_b_doc, gates, config_source=str(config_b),
+                    configuration=resolved[1]))
                 doc = compare(doc, other, str(scheduler_config or "A"), str(config_b))
             if live.note is not None:  # the header names the cluster and when it was read
                 doc["notes"] = [live.note]
@@ -127,11 +129,15 @@ def replay(
 
 def _load(paths: list[str], trace: str | None, scheduler_config: Path | None, config_b: Path | None,
           feature_gates: str | None) -> tuple:
+    """The input, its timing, both configurations and the gates, and both configurations as
+    resolved while checking them (None: not found, the Planner resolves the default)."""
+    resolved: list = [None, None]
     if trace is None:
         from podgroup_plan.loading.timing import read_timing
 
-        cluster, (config, config_b_doc), gates = inputs.load(paths, [scheduler_config, config_b], feature_gates)
-        return cluster, read_timing(paths), config, config_b_doc, gates
+        cluster, (config, config_b_doc), gates = inputs.load(paths, [scheduler_config, config_b], feature_gates,
+                                                             resolved=resolved)
+        return cluster, read_timing(paths), config, config_b_doc, gates, resolved
     from podgroup_plan.loading.alibaba_trace import read_trace
 
     if len(paths) != 2:
@@ -145,9 +151,11 @@ def _load(paths: list[str], trace: str | None, scheduler_config: Path | None, co
     (config_a, config_b_doc, gates, read), problems = gather(*steps)
     configs = (config_a, config_b_doc)
     if not problems:
-        problems = gather(*[lambda c=c, f=f: inputs.build_profiles(c, gates, str(f))
-                            for c, f in zip(configs, (scheduler_config, config_b)) if c is not None])[1]
+        built, problems = gather(*[lambda c=c, f=f: inputs.build_profiles(c, gates, str(f))
+                                   for c, f in zip(configs, (scheduler_config, config_b)) if c is not None])
+        by_file = iter(built)
+        resolved = [next(by_file) if c is not None else None for c in configs]
     if problems:
         raise InputError(problems)
     cluster, timing = read
-    return cluster, timing, configs[0], configs[1], gates
+    return cluster, timing, configs[0], configs[1], gates, resolved

@@ -23,9 +23,14 @@ def validate(
     Lists what was read; exit 0 when valid, 2 (every problem on stderr) when not."""
     with guard(debug):
         with input_errors():
-            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate)
-            inputs.naming(scheduler_config, lambda: planning.check_config(
-                cluster, config, gates, scheduler_config))
+            resolved: list = []  # the configuration, resolved once while checking the input
+            cluster, (config,), gates = inputs.load(paths, [scheduler_config], feature_gates, validate=validate,
+                                                    resolved=resolved)
+            if not resolved or resolved[0] is None:
+                # no configuration anywhere: the default profile with these gates, checked as
+                # plan() would resolve it (load() resolved, and so checked, any other)
+                inputs.naming(scheduler_config, lambda: planning.check_config(
+                    cluster, config, gates, scheduler_config))
         from podgroup_plan import loading
         from podgroup_plan.errors import escape_controls
 

@@ -101,8 +101,11 @@ def what_if(
                                           "or --gates NAME=BOOL,...")])
             configs = [Path(f) for f in config or ()]
             inputs.check_output_file(output_file, paths, [scheduler_config, *configs])
+            # the base configuration and each --config file, resolved once while checking the
+            # input (None: none found, the Planner resolves the default profile)
+            resolved: list = [None] * (1 + len(configs))
             cluster, (base_config, *variants), base_gates = inputs.load(
-                [*paths, *live.paths], [scheduler_config, *configs], feature_gates)
+                [*paths, *live.paths], [scheduler_config, *configs], feature_gates, resolved=resolved)
             cluster = inputs.expansion(cluster, no_expand)
             gate_sets = _gate_sets(gates or [], base_gates)
             scenarios: list[Any] = []
@@ -111,13 +114,13 @@ def what_if(
                     scenarios += each_value(cluster, each, actions[0] if actions else FAIL)
                 except ChangeError as err:
                     raise InputError([Problem(f"--each {each}", str(err))]) from None
-            scenarios += [Scenario(str(f), scheduler_config=v, config_source=str(f))
-                          for f, v in zip(configs, variants)]
+            scenarios += [Scenario(str(f), scheduler_config=v, config_source=str(f), configuration=c)
+                          for f, v, c in zip(configs, variants, resolved[1:])]
             scenarios += [Scenario(f"--gates {text}", feature_gates=g) for text, g in gate_sets]
             factory = PlanEach(expand=not no_expand)
             sweep = inputs.naming(scheduler_config, lambda: with_base(Sweep(
                 cluster, tuple(scenarios), base_config, inputs.config_source(scheduler_config),
-                base_gates), factory()))
+                base_gates, configuration=resolved[0]), factory()))
             try:
                 rows = executors.run(sweep, factory, executor, count, ray_address)
             except executors.ExecutorUnavailable as err:

@@ -8,7 +8,7 @@ explain/group.py a PodGroup or CompositePodGroup.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from podgroup_plan.explain.pod import explain_pod
 from podgroup_plan.explain.targets import fail, not_found, resolve_owner
@@ -16,6 +16,9 @@ from podgroup_plan.explain.trace import Tracer
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import CompositePodGroup, PodGroup
 from podgroup_plan.result import API_VERSION, OwnerRef, PlanResult
+
+if TYPE_CHECKING:
+    from podgroup_plan.config.configuration import Configuration
 
 POD, POD_GROUP, COMPOSITE_POD_GROUP = "Pod", "PodGroup", "CompositePodGroup"
 DEFAULT_TOP = 3
@@ -47,13 +50,16 @@ def parse_target(kind: str, text: str, flag: str | None = None) -> Target:
 
 def owner_target(cluster: ClusterInput, kind: str, namespace: str, name: str, flag: str, *,
                  scheduler_config: Mapping | None = None, feature_gates: Mapping[str, bool] | None = None,
-                 config_source: str = "<config>", expand: bool = True) -> Target:
+                 config_source: str = "<config>", expand: bool = True,
+                 configuration: Configuration | None = None) -> Target:
     """The target `--job NS/NAME` or `--owner KIND/NS/NAME` names: planned once to learn which
     PodGroup (or CompositePodGroup tree, or pod) the owner's controller made, as the tables name
-    it. Raises InputError (with the nearest owners) when there is none."""
+    it. Raises InputError (with the nearest owners) when there is none. `configuration`: the
+    configuration already resolved (see `plan()`)."""
     from podgroup_plan.planner import plan
 
-    result = plan(cluster, scheduler_config, feature_gates, config_source=config_source, expand=expand)
+    result = plan(cluster, scheduler_config, feature_gates, config_source=config_source, expand=expand,
+                  configuration=configuration)
     return Target(*resolve_owner(result, kind, namespace, name, flag))
 
 
@@ -63,14 +69,16 @@ def _flag(kind: str) -> str:
 
 def explain(cluster: ClusterInput, target: Target, *, scheduler_config: Mapping | None = None,
             feature_gates: Mapping[str, bool] | None = None, config_source: str = "<config>",
-            node: str | None = None, top: int = DEFAULT_TOP, expand: bool = True) -> dict[str, Any]:
+            node: str | None = None, top: int = DEFAULT_TOP, expand: bool = True,
+            configuration: Configuration | None = None) -> dict[str, Any]:
     """Plan `cluster` as `simulate` does and explain `target`. Raises InputError when the target
-    (or `node`) is not in the input."""
+    (or `node`) is not in the input. `configuration`: the configuration already resolved (the
+    CLI resolves it while reading its input), used as it is (see `plan()`)."""
     from podgroup_plan.planner import plan
 
     tracer = Tracer(target, _parents(cluster))
     result = plan(cluster, scheduler_config, feature_gates, config_source=config_source,
-                  expand=expand, observer=tracer)
+                  expand=expand, observer=tracer, configuration=configuration)
     state = tracer.state
     if node is not None and node not in {n.name for n in cluster.nodes}:
         raise fail(f"--node {node}: no such Node in the input")

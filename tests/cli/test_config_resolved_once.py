@@ -93,3 +93,108 @@ def test_headroom_resolves_the_configuration_once(tmp_path, resolutions):
     assert result.exit_code == 0, result.stderr
     assert len(resolutions) == 1, resolutions
     assert json.loads(result.stdout)  # a headroom document came out
+
+
+CONFIG_B = CONFIG.replace("ImageLocality", "NodeResourcesBalancedAllocation")
+
+
+def _input(tmp_path, scheduler="other-scheduler"):
+    """A node and a pod of `scheduler` in tmp_path/m, and two configurations of that profile."""
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "node.yaml").write_text(NODE)
+    (tmp_path / "m" / "pod.yaml").write_text(POD % scheduler)
+    (tmp_path / "a.yaml").write_text(CONFIG)
+    (tmp_path / "b.yaml").write_text(CONFIG_B)
+    return str(tmp_path / "m"), str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")
+
+
+def run(*args, exit_code=0):
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == exit_code, result.stderr
+    return result.stdout
+
+
+@pytest.mark.parametrize("where", ["flag", "none"])
+def test_explain_resolves_the_configuration_once(tmp_path, resolutions, where):
+    """explain's plan gets the configuration `inputs.load` resolved (none: the default, resolved
+    once by the CLI)."""
+    manifests, config_a, _ = _input(tmp_path, "other-scheduler" if where == "flag" else "default-scheduler")
+    args = ["--scheduler-config", config_a] if where == "flag" else []
+    doc = json.loads(run("explain", manifests, "--pod", "default/p", *args, "-o", "json"))
+    assert len(resolutions) == 1, resolutions
+    assert doc["target"] == {"kind": "Pod", "namespace": "default", "name": "p"}
+
+
+def test_explain_of_an_owner_plans_twice_but_resolves_once(tmp_path, resolutions):
+    """`--job` plans once to find the Job's PodGroup and again to explain it: both plans share
+    the one resolved configuration."""
+    manifests, config_a, _ = _input(tmp_path)
+    (tmp_path / "m" / "job.yaml").write_text("""apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: default}
+spec:
+  parallelism: 1
+  template:
+    spec:
+      schedulerName: other-scheduler
+      restartPolicy: Never
+      containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+""")
+    result = CliRunner().invoke(app, ["explain", manifests, "--job", "default/train",
+                                      "--scheduler-config", config_a, "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert len(resolutions) == 1, resolutions
+    assert json.loads(result.stdout)["owner"]["name"] == "train"
+
+
+def test_diff_resolves_each_configuration_once(tmp_path, resolutions):
+    manifests, config_a, config_b = _input(tmp_path)
+    doc = json.loads(run("diff", manifests, "--config-a", config_a, "--config-b", config_b, "-o", "json"))
+    assert sorted(resolutions) == sorted([config_a, config_b]), resolutions
+    assert doc["identical"] is True
+
+
+def test_diff_against_the_default_profile_resolves_each_once(tmp_path, resolutions):
+    """No --config-a: A is the default profile, resolved by its plan, once."""
+    manifests, _, config_b = _input(tmp_path, "default-scheduler")
+    (tmp_path / "b.yaml").write_text(CONFIG_B.replace("other-scheduler", "default-scheduler"))
+    run("diff", manifests, "--config-b", config_b, "-o", "json")
+    assert len(resolutions) == 2, resolutions
+    assert resolutions.count(config_b) == 1, resolutions
+
+
+def test_what_if_resolves_each_distinct_configuration_once(tmp_path, resolutions):
+    """The base configuration and each --config scenario: one resolution each, not one more
+    per Planner built for them."""
+    manifests, config_a, config_b = _input(tmp_path)
+    doc = json.loads(run("what-if", manifests, "--scheduler-config", config_a, "--config", config_b,
+                         "--each", "node", "-o", "json"))
+    assert sorted(resolutions) == sorted([config_a, config_b]), resolutions
+    assert [s["name"] for s in doc["scenarios"]] == ["node-1", config_b]
+
+
+def test_what_if_gate_scenarios_resolve_their_own_once(tmp_path, resolutions):
+    """A --gates scenario is a configuration of its own (other gates): resolved once, by its
+    Planner; the base is not resolved again."""
+    manifests, config_a, _ = _input(tmp_path)
+    run("what-if", manifests, "--scheduler-config", config_a, "--gates", "CompositePodGroup=false", "-o", "json")
+    assert resolutions == [config_a, config_a], resolutions  # the base, then the gates' scenario
+
+
+@pytest.mark.parametrize("config_b", [False, True])
+def test_replay_resolves_each_configuration_once(tmp_path, resolutions, config_b):
+    manifests, config_a, b = _input(tmp_path)
+    args = ["--config-b", b] if config_b else []
+    doc = json.loads(run("replay", manifests, "--scheduler-config", config_a, *args, "-o", "json"))
+    assert sorted(resolutions) == sorted([config_a, *([b] if config_b else [])]), resolutions
+    assert doc
+
+
+@pytest.mark.parametrize("where", ["flag", "manifests", "none"])
+def test_validate_resolves_the_configuration_once(tmp_path, resolutions, where):
+    manifests, config_a, _ = _input(tmp_path, "default-scheduler" if where == "none" else "other-scheduler")
+    args = ["--scheduler-config", config_a] if where == "flag" else []
+    if where == "manifests":
+        (tmp_path / "m" / "sched.yaml").write_text(CONFIG)
+    assert run("validate", manifests, *args).endswith("Input is valid.\n")
+    assert len(resolutions) == 1, resolutions

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from podgroup_plan.analyses.replay.backoff import Backoff
 from podgroup_plan.analyses.replay.engine import Engine
@@ -12,6 +12,9 @@ from podgroup_plan.config.defaults import gate_enabled
 from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.timing import Timing, TimingKey, parse_time
 from podgroup_plan.planner import Planner
+
+if TYPE_CHECKING:
+    from podgroup_plan.config.configuration import Configuration
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +37,14 @@ def backoff_of(config: Mapping | None, windows: bool) -> Backoff:
 
 def replay(cluster: ClusterInput, timing: Mapping[TimingKey, Timing], settings: Settings,
            scheduler_config: Mapping | None = None, feature_gates: Mapping[str, bool] | None = None,
-           *, config_source: str = "<config>", planner: Planner | None = None) -> dict[str, Any]:
-    """The replay of `cluster` as a document (schemas/Replay.json)."""
+           *, config_source: str = "<config>", planner: Planner | None = None,
+           configuration: Configuration | None = None) -> dict[str, Any]:
+    """The replay of `cluster` as a document (schemas/Replay.json). `configuration`: the
+    configuration already resolved (the CLI resolves it while reading its input), for the
+    Planner to use as it is (see `Planner`)."""
     if planner is None:
-        planner = Planner(cluster, scheduler_config, feature_gates, config_source=config_source)
+        planner = Planner(cluster, scheduler_config, feature_gates, config_source=config_source,
+                          configuration=configuration)
     config = scheduler_config if scheduler_config is not None else cluster.scheduler_config
     pop = gate_enabled(planner.gates, "SchedulerPopFromBackoffQ")
     facts = Facts(planner.cluster, dict(timing), settings.default_duration, 0.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from podgroup_plan.analyses.what_if.changes import (
     Applied,
@@ -25,6 +25,9 @@ from podgroup_plan.model.cluster_input import ClusterInput
 from podgroup_plan.model.objects import Node
 from podgroup_plan.natural import natural_key
 from podgroup_plan.result import API_VERSION, PlanResult
+
+if TYPE_CHECKING:
+    from podgroup_plan.config.configuration import Configuration
 
 KIND = "WhatIfResult"
 
@@ -40,6 +43,9 @@ class Scenario:
     scheduler_config: Mapping | None = None
     config_source: str | None = None
     feature_gates: Mapping[str, bool] | None = None  # None: the sweep's own gates
+    # `scheduler_config` with the gates this scenario plans under, already resolved (the CLI
+    # resolves each --config file while reading its input); None: the Planner resolves them
+    configuration: Configuration | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -53,9 +59,13 @@ class Sweep:
     config_source: str = "<config>"
     feature_gates: Mapping[str, bool] | None = None
     base: PlanResult | None = field(default=None, compare=False)
+    # the sweep's configuration and gates already resolved (None: the Planner resolves them)
+    configuration: Configuration | None = field(default=None, compare=False)
 
 
-PlanFn = Callable[[ClusterInput, Mapping | None, Mapping[str, bool] | None, str], PlanResult]
+# (cluster, scheduler config, gates, config source, the three already resolved or None)
+PlanFn = Callable[[ClusterInput, Mapping | None, Mapping[str, bool] | None, str, "Configuration | None"],
+                  PlanResult]
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,8 @@ class PlanEach:
     """Builds a worker's plan function (picklable: it travels to process-pool and Ray workers).
 
     The function keeps one `Planner` per configuration and gates: the first scenario under them
-    resolves the configuration and builds the frameworks; every later one is planned by
+    resolves the configuration (or takes it resolved already) and builds the frameworks; every
+    later one is planned by
     `Planner.derive` (the same resolved configuration, a new cluster state for its changed
     input: a failed node is gone, so the state is built for the nodes that remain)."""
 
@@ -75,11 +86,12 @@ class PlanEach:
         planners: dict[tuple, Planner] = {}
 
         def plan_fn(cluster: ClusterInput, config: Mapping | None, gates: Mapping[str, bool] | None,
-                    source: str) -> PlanResult:
+                    source: str, configuration: Configuration | None) -> PlanResult:
             key = (id(config), tuple(sorted((gates or {}).items())), source)
             known = planners.get(key)
             if known is None:
-                planners[key] = known = Planner(cluster, config, gates, config_source=source, expand=self.expand)
+                planners[key] = known = Planner(cluster, config, gates, config_source=source, expand=self.expand,
+                                                configuration=configuration)
                 return known.plan()
             return known.derive(cluster).plan()
 
@@ -102,7 +114,8 @@ def each_value(cluster: ClusterInput, label: str, action: str) -> list[Scenario]
 
 def with_base(sweep: Sweep, plan_fn: PlanFn) -> Sweep:
     """`sweep` with the plan of the unchanged input (pods only) attached."""
-    base = plan_fn(sweep.cluster, sweep.scheduler_config, sweep.feature_gates, sweep.config_source)
+    base = plan_fn(sweep.cluster, sweep.scheduler_config, sweep.feature_gates, sweep.config_source,
+                   sweep.configuration)
     return replace(sweep, base=base)
 
 
@@ -120,7 +133,10 @@ def run_scenario(sweep: Sweep, index: int, plan_fn: PlanFn) -> dict[str, Any]:
         config = sweep.scheduler_config if scenario.scheduler_config is None else scenario.scheduler_config
         source = sweep.config_source if scenario.config_source is None else scenario.config_source
         gates = sweep.feature_gates if scenario.feature_gates is None else scenario.feature_gates
-        result = plan_fn(cluster, config, gates, source)
+        # a scenario of its own configuration or gates brings them resolved (or None); the
+        # others plan under the sweep's
+        own = scenario.scheduler_config is not None or scenario.feature_gates is not None
+        result = plan_fn(cluster, config, gates, source, scenario.configuration if own else sweep.configuration)
     except (ChangeError, InputError) as err:
         row["error"] = _one_line(err)
         return row
