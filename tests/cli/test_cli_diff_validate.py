@@ -94,7 +94,7 @@ def test_diff_output_file(runner, engine, tmp_path):
 
 def test_diff_reports_problems_of_both_configurations(runner, monkeypatch, engine):
     """A bad config B is reported even when A fails too, and the exit code is 2."""
-    def plan(cluster, config, gates, label="Planning", config_file=None):
+    def plan(cluster, config, gates, label="Planning", config_file=None, configuration=None):
         raise InputError([Problem(file=label[-1].lower() + ".yaml", message="bad profile")])
 
     monkeypatch.setattr(planning, "run_plan", plan)
@@ -160,10 +160,12 @@ def test_validate_invalid_input_exits_2_with_every_problem(runner, loader, monke
 
 
 def test_validate_checks_the_configuration_too(runner, loader, monkeypatch):
-    def bad_config(cluster, config, gates, config_file=None):
-        raise InputError([Problem(file="s.yaml", message='profiles[0]: unknown plugin "Nope"')])
+    """The configuration file's profiles are built (once, by inputs.load) and their problems
+    reported."""
+    def bad_config(config, gates, file):
+        raise InputError([Problem(file=file, message='profiles[0]: unknown plugin "Nope"')])
 
-    monkeypatch.setattr(planning, "check_config", bad_config)
+    monkeypatch.setattr(inputs, "build_profiles", bad_config)
     result = run(runner, "validate", "m/", "--scheduler-config", "s.yaml")
     assert result.exit_code == 2
     assert result.stderr == 's.yaml: profiles[0]: unknown plugin "Nope"\n'
