@@ -31,6 +31,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from podgroup_plan.config.configuration import Configuration, resolve_configuration
 from podgroup_plan.config.defaults import gate_enabled
+from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.framework.columns import cluster_reads_columns_only
 from podgroup_plan.framework.interface import Handle
 from podgroup_plan.framework.nominator import seed
@@ -321,10 +322,20 @@ def _restore_starts(starts: list[tuple[Framework, int]]) -> None:
         fwk.next_start_node_index = start
 
 
+# Every CompositePodGroup keeps the list of its leaf PodGroups (TopologyPlacement and
+# PodGroupPodsCount read it; the tree cycle walks it at each evaluation), so a tree costs the sum,
+# over its composites, of their leaves: linear in a plain chain, but quadratic in a chain with a
+# leaf at every level (100,000 levels: 5,000,050,000 memberships, hours and the machine's memory).
+# A planner limit, checked before anything is built (README, "Input limits"); about 6 s of CPU.
+MAX_LEAF_MEMBERSHIPS = 1_000_000
+
+
 def _leaves(trees: Hierarchy | None) -> dict[GroupKey, tuple[GroupKey, ...]]:
-    """CompositePodGroup -> its leaf PodGroups, for the valid trees only (a cycle has no root)."""
+    """CompositePodGroup -> its leaf PodGroups, for the valid trees only (a cycle has no root).
+    Raises InputError when the trees hold more than MAX_LEAF_MEMBERSHIPS in all."""
     if trees is None:
         return {}
+    _check_leaf_memberships(trees)
     out: dict[GroupKey, tuple[GroupKey, ...]] = {}
     for root in trees.roots.values():
         if root.key in trees.invalid:
@@ -338,6 +349,42 @@ def _leaves(trees: Hierarchy | None) -> dict[GroupKey, tuple[GroupKey, ...]]:
             below[id(n)] = (n.key,) if n.is_leaf else tuple(k for c in n.children for k in below[id(c)])
         out.update((n.key, below[id(n)]) for n in nodes if not n.is_leaf)
     return out
+
+
+def _check_leaf_memberships(trees: Hierarchy) -> None:
+    """Counted children first, in integers (the lists themselves are what may not fit); the
+    biggest tree is named, and every other that holds over a tenth of the limit."""
+    sizes: list[tuple[int, CompositePodGroup | PodGroup]] = []
+    for root in trees.roots.values():
+        if root.key in trees.invalid:
+            continue
+        nodes = list(root.walk())
+        count: dict[int, int] = {}
+        memberships = 0
+        for n in reversed(nodes):
+            if n.is_leaf:
+                count[id(n)] = 1
+            else:
+                count[id(n)] = sum(count[id(c)] for c in n.children)
+                memberships += count[id(n)]
+        sizes.append((memberships, root.group))
+    total = sum(n for n, _ in sizes)
+    if total <= MAX_LEAF_MEMBERSHIPS:
+        return
+    sizes.sort(key=lambda s: (-s[0], s[1].namespace, s[1].name))
+    problems = []
+    for i, (n, group) in enumerate(sizes):
+        if i and n * 10 < MAX_LEAF_MEMBERSHIPS:
+            break
+        src = group.source
+        problems.append(Problem(
+            src.file if src else "<input>",
+            f"this CompositePodGroup tree holds {n:,} leaf memberships (each leaf PodGroup counted once "
+            f"for every CompositePodGroup above it); podgroup-plan plans at most {MAX_LEAF_MEMBERSHIPS:,} "
+            f"per input ({total:,} in all)",
+            line=src.line if src else None, document=src.document if src else None,
+            kind="CompositePodGroup", namespace=group.namespace, name=group.name))
+    raise InputError(problems)
 
 
 def _fragment(work: ClusterInput | None, pods: Iterable[Pod], pod_groups: Iterable[PodGroup],

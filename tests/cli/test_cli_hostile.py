@@ -79,6 +79,37 @@ def test_a_100000_level_composite_chain_is_answered(tmp_path):
     assert "(99993 more)" in note and len(note) < 300
 
 
+def comb(levels: int) -> dict:
+    """A chain of `levels` CompositePodGroups with a leaf PodGroup (and its pod) at every level:
+    the composite at level i holds levels - i leaves, so the tree holds about levels^2 / 2 leaf
+    memberships."""
+    doc = chain(levels)
+    items = [i for i in doc["items"] if i["kind"] not in ("PodGroup", "Pod")]
+    for i in range(levels):
+        items.append({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+                      "metadata": {"name": f"l{i}", "namespace": "t"},
+                      "spec": {"workloadRef": {"workloadName": "w", "templateName": "l"},
+                               "parentCompositePodGroupName": f"c{i}",
+                               "schedulingPolicy": {"gang": {"minCount": 1}}}})
+    return {**doc, "items": items}
+
+
+def test_a_tree_too_big_to_plan_is_refused_at_once_naming_the_limit(tmp_path):
+    """Trees of any depth are scheduled, but a leaf at every level of a deep chain makes the
+    tree's leaf lists quadratic (100,000 levels: 5e9 entries, hours): refused before planning."""
+    (tmp_path / "comb.json").write_text(json.dumps(comb(1_500)))
+    result = process("simulate", tmp_path / "comb.json", memory=2 * GIB, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert ("CompositePodGroup t/c0: this CompositePodGroup tree holds 1,125,750 leaf memberships" in result.stderr
+            and "podgroup-plan plans at most 1,000,000 per input" in result.stderr), result.stderr
+    # under the limit it is planned: 1,000 levels, 500,500 memberships
+    (tmp_path / "comb.json").write_text(json.dumps(comb(1_000)))
+    result = process("simulate", tmp_path / "comb.json", "-o", "json", memory=2 * GIB, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(json.loads(result.stdout)["compositePodGroups"]) == 1_000
+
+
 def _deployment(replicas: int) -> str:
     return ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
             f"spec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n"
