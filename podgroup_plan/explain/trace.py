@@ -101,6 +101,7 @@ class Tracer:
     def __init__(self, target, parents: dict[PodKey, PodKey | None] | None = None):
         self.target = target
         self.parents = parents or {}
+        self._below: frozenset[PodKey] | None = None  # see _below_target
         self.cycles: dict[PodKey, list[PodCycle]] = {}
         self.pods: dict[PodKey, Pod] = {}
         self.state: ClusterState | None = None
@@ -127,28 +128,35 @@ class Tracer:
         group = (pod.namespace, pod.pod_group)
         if kind == "PodGroup":
             return group == key
-        parent = self.parents.get(group)
-        for _ in range(8):  # hierarchies are at most 4 deep; a cycle in bad input must not loop
-            if parent is None:
-                return False
-            if parent == key:
-                return True
-            parent = self.parents.get(parent)
-        return False
+        return group in self._below_target()
 
     def wants_group(self, namespace: str, name: str) -> bool:
         """A group cycle of the target (or, for a composite target, of its tree)."""
         key = (namespace, name)
         if self.target.kind == "Pod":
             return False
-        for _ in range(9):
-            if key == self.target.key:
-                return True
-            parent = self.parents.get(key)
-            if parent is None:
-                return False
-            key = parent
-        return False
+        return key == self.target.key or key in self._below_target()
+
+    def _below_target(self) -> frozenset[PodKey]:
+        """Every group below the target, at any depth (trees have no depth limit): found once,
+        by a walk down from the target over a stack, each group visited once (a cycle in bad
+        input ends the walk)."""
+        below = self._below
+        if below is None:
+            children: dict[PodKey, list[PodKey]] = {}
+            for child, parent in self.parents.items():
+                if parent is not None:
+                    children.setdefault(parent, []).append(child)
+            seen: set[PodKey] = set()
+            todo = list(children.get(self.target.key, ()))
+            while todo:
+                key = todo.pop()
+                if key in seen or key == self.target.key:
+                    continue
+                seen.add(key)
+                todo.extend(children.get(key, ()))
+            below = self._below = frozenset(seen)
+        return below
 
     def wants_member(self, namespace: str, pod_group: str | None) -> bool:
         """A pod of the target group (or of a group in the target's tree)."""
