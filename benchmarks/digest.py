@@ -26,7 +26,7 @@ standard error are hashed. The inputs:
 
 About a minute on the 2-core reference machine (most of it the generated cases).
 
-EXPECTED is the total recorded in the comment above it; change it only in a commit that means to
+EXPECTED (below) is the total recorded with its comment; change it only in a commit that means to
 change behaviour, and say so there. Output can differ between machines (package versions), so
 a refactoring is best proven by `--dump` before and after, compared file by file.
 """
