@@ -21,4 +21,4 @@ class LiveError(Exception):
 
 
 EXTRA_MISSING = ("reading a live cluster needs the official kubernetes Python client, an optional extra: "
-                 "pip install 'podgroup-plan[live]'")
+                 "python3 -m pip install '.[live]' in the podgroup-plan checkout")

@@ -204,7 +204,7 @@ def test_without_the_kubernetes_client_the_extra_is_named(tmp_path: Path) -> Non
             f"{str(tmp_path / 's')!r}]; from podgroup_plan.cli import main; main()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     line = one_line_exit_2(done)
-    assert "pip install 'podgroup-plan[live]'" in line
+    assert "python3 -m pip install '.[live]' in the podgroup-plan checkout" in line
 
 
 def test_context_without_from_cluster_is_a_usage_error(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ def live_binaries() -> dict[str, Path]:
     try:
         import kubernetes  # noqa: F401 - the extra podgroup-plan[live], in the test extra
     except ImportError:
-        pytest.skip("the kubernetes Python client is not installed (pip install 'podgroup-plan[live]')")
+        pytest.skip("the kubernetes Python client is not installed (python3 -m pip install '.[live]')")
     try:
         return binaries()
     except LiveUnavailable as exc:
