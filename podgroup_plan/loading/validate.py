@@ -163,14 +163,21 @@ def controller_limits(decoded: Decoded) -> Iterator[Issue]:
 # --- objects -----------------------------------------------------------------------------------
 
 
+# Kinds whose name function is apimachinery's NameIsDNSLabel: ValidateNamespaceName (core),
+# ValidateStatefulSetName (apps: pods are named <set>-<ordinal>), and a Service's name, whose
+# ValidateServiceName (NameIsDNS1035Label) is replaced by NameIsDNSLabel while the gate
+# RelaxedServiceNameValidation is on: GA and locked on in v1.37.0 (pkg/features/kube_features.go).
+_DNS_LABEL_NAMED = frozenset({"Namespace", "Service", "StatefulSet"})
+
+
 def _object_names(doc: Document, key: Identity) -> list[Issue]:
-    """metadata.name is a DNS label for Namespaces and a DNS subdomain for the other kinds the
-    planner reads; metadata.namespace is a DNS label."""
+    """metadata.name is a DNS label for the kinds in _DNS_LABEL_NAMED and a DNS subdomain for the
+    other kinds the planner reads; metadata.namespace is a DNS label."""
     kind, namespace, name = key
     issues: list[Issue] = []
     if kind == "KubeSchedulerConfiguration" or not name:
         return issues
-    problems = dns_label_problems(name) if kind == "Namespace" else dns_subdomain_problems(name)
+    problems = dns_label_problems(name) if kind in _DNS_LABEL_NAMED else dns_subdomain_problems(name)
     issues += [Issue(doc, ("metadata", "name"), p) for p in problems]
     if namespace:
         issues += [Issue(doc, ("metadata", "namespace"), p) for p in _namespace_problems(namespace)]

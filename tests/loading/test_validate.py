@@ -193,6 +193,27 @@ CASES = [
         ['in.yaml:4: Namespace a.b: metadata.name: Invalid value: "a.b": must not contain dots'],
         id="namespace name"),
     pytest.param(
+        # v1.37.0's Service name rule is NameIsDNSLabel (RelaxedServiceNameValidation, GA and locked on)
+        [_with(samples.SERVICE, _set(("metadata", "name"), "a.b"))],
+        ['in.yaml:4: Service team-a/a.b: metadata.name: Invalid value: "a.b": must not contain dots'],
+        id="service name is a DNS label"),
+    pytest.param(
+        [_with(samples.SERVICE, _set(("metadata", "name"), "1-svc"))],
+        [],
+        id="service name may start with a digit"),
+    pytest.param(
+        [_with(samples.STATEFUL_SET, _set(("metadata", "name"), "A"))],
+        ['in.yaml:4: StatefulSet team-a/A: metadata.name: Invalid value: "A": ' + DNS_LABEL],
+        id="statefulset name is a DNS label"),
+    pytest.param(
+        [_with(samples.STATEFUL_SET, _set(("metadata", "name"), "a.b"))],
+        ['in.yaml:4: StatefulSet team-a/a.b: metadata.name: Invalid value: "a.b": must not contain dots'],
+        id="statefulset name has no dots"),
+    pytest.param(
+        [_with(samples.DEPLOYMENT, _set(("metadata", "name"), "a.b"))],
+        [],
+        id="deployment name is a DNS subdomain"),
+    pytest.param(
         [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
         ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
         id="pdb min and max"),

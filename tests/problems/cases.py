@@ -177,6 +177,12 @@ CASES: list[Case] = [
     Case("Kinds and fields", "A name that is not a DNS name",
          {"m.yaml": doc(NODE, pod(**{"name: web-0": "name: Web_0"}))},
          'metadata.name: Invalid value: "Web_0": a lowercase RFC 1123 subdomain must consist of'),
+    Case("Kinds and fields", "A Service or StatefulSet name with dots",
+         {"m.yaml": doc(NODE, POD, "apiVersion: v1\nkind: Service\nmetadata:\n  name: web.shop\n  namespace: shop\n"
+                                   "spec:\n  selector: {app: web}\n")},
+         'metadata.name: Invalid value: "web.shop": must not contain dots',
+         note="A Service's and a StatefulSet's name is a DNS label (NameIsDNSLabel), a Namespace's too; "
+              "other kinds' names are DNS subdomains."),
     Case("Kinds and fields", "A label value that is not valid",
          {"m.yaml": doc(NODE.replace("zone-a", "zone a!"), POD)},
          'Invalid value: "zone a!": a valid label must be an empty string or consist of alphanumeric characters'),
