@@ -258,6 +258,26 @@ def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
                                     pref.get("preference"), False)
 
 
+def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
+    """validatePodAffinityTerm's topologyKey: ValidateLabelName's messages, also for an empty or
+    missing key (whose `Required value: can not be empty` the schema reports, x-required)."""
+    for field in ("podAffinity", "podAntiAffinity"):
+        rules = affinity.get(field)
+        if not isinstance(rules, dict):
+            continue
+        terms: list[tuple[Path, Any]] = [
+            (at + (field, "requiredDuringSchedulingIgnoredDuringExecution", i), t)
+            for i, t in enumerate(rules.get("requiredDuringSchedulingIgnoredDuringExecution") or ())]
+        terms += [(at + (field, "preferredDuringSchedulingIgnoredDuringExecution", i, "podAffinityTerm"),
+                   w.get("podAffinityTerm") if isinstance(w, dict) else None)
+                  for i, w in enumerate(rules.get("preferredDuringSchedulingIgnoredDuringExecution") or ())]
+        for term_at, term in terms:
+            key = term.get("topologyKey", "") if isinstance(term, dict) else None
+            if isinstance(key, str):
+                for m in label_name_errors(key):
+                    yield Issue(doc, term_at + ("topologyKey",), m)
+
+
 _SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")  # supportedScheduleActions, sorted
 _NOT_POSITIVE = "must be greater than zero"  # isNotPositiveErrorMsg (ValidatePositiveField)
 
@@ -303,6 +323,8 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
     affinity = spec.get("affinity")
     if isinstance(affinity, dict) and isinstance(affinity.get("nodeAffinity"), dict):
         issues += _node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
+    if isinstance(affinity, dict):
+        issues += _pod_affinity_issues(doc, at + ("affinity",), affinity)
     spread = spec.get("topologySpreadConstraints")
     if spread:
         issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread)

@@ -20,6 +20,13 @@ DNS_LABEL = ("a lowercase RFC 1123 label must consist of lower case alphanumeric
              "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
              "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
 
+# IsQualifiedName's regex message (content.IsLabelKey), after "name part "
+QUALIFIED = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+             "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+             "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+AT = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey"
+AT_PREFERRED = "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey"
+
 
 def dump(*objs) -> str:
     return yaml.safe_dump_all(list(objs), sort_keys=False)
@@ -213,6 +220,22 @@ CASES = [
         [_with(samples.DEPLOYMENT, _set(("metadata", "name"), "a.b"))],
         [],
         id="deployment name is a DNS subdomain"),
+    pytest.param(
+        # validatePodAffinityTerm: Required "can not be empty", then ValidateLabelName's messages
+        [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
+                                 {"requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": ""}]})),
+         samples.PRIORITY_CLASS],
+        [f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part must be non-empty',
+         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part ' + QUALIFIED,
+         f"in.yaml:69: Pod team-a/trainer-0: {AT}: Required value: can not be empty"],
+        id="empty pod affinity topologyKey"),
+    pytest.param(
+        [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
+                                 {"preferredDuringSchedulingIgnoredDuringExecution": [
+                                     {"weight": 1, "podAffinityTerm": {"topologyKey": "Bad Key"}}]})),
+         samples.PRIORITY_CLASS],
+        [f'in.yaml:71: Pod team-a/trainer-0: {AT_PREFERRED}: Invalid value: "Bad Key": name part ' + QUALIFIED],
+        id="pod affinity topologyKey not a label name"),
     pytest.param(
         [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
         ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
