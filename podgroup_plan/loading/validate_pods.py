@@ -258,6 +258,21 @@ def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
                                     pref.get("preference"), False)
 
 
+def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Issue]:
+    """validateSchedulingGates: each name a qualified name (ValidateQualifiedName, reported at
+    the gate itself, an empty name included), no name twice (field.Duplicate)."""
+    seen: set[str] = set()
+    for i, gate in enumerate(gates):
+        name = gate.get("name") if isinstance(gate, dict) else None
+        if not isinstance(name, str):
+            continue
+        for m in label_name_errors(name):
+            yield Issue(doc, at + (i,), m)
+        if name in seen:
+            yield Issue(doc, at + (i,), duplicate(name))
+        seen.add(name)
+
+
 def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
     """validatePodAffinityTerm's topologyKey: ValidateLabelName's messages, also for an empty or
     missing key (whose `Required value: can not be empty` the schema reports, x-required)."""
@@ -325,6 +340,9 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
         issues += _node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
     if isinstance(affinity, dict):
         issues += _pod_affinity_issues(doc, at + ("affinity",), affinity)
+    gates = spec.get("schedulingGates")
+    if gates:
+        issues += _scheduling_gate_issues(doc, at + ("schedulingGates",), gates)
     spread = spec.get("topologySpreadConstraints")
     if spread:
         issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread)

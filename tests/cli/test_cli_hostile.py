@@ -154,8 +154,8 @@ CONFIG = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfigu
 
 def _hostile_folder(tmp_path: Path) -> Path:
     """Input that plans although every string it can shows holds control characters: a kind
-    the planner does not read (named in the notes), a scheduling gate and a schedulerName
-    (quoted in messages), and file names (of a manifest, and of a
+    the planner does not read (named in the notes), a schedulerName (quoted in messages; a
+    scheduling gate's name is a qualified name, so a hostile one is a problem, not a plan), and file names (of a manifest, and of a
     KubeSchedulerConfiguration found among the manifests, named in the header)."""
     folder = tmp_path / f"in{EVIL}"
     folder.mkdir()
@@ -164,7 +164,7 @@ def _hostile_folder(tmp_path: Path) -> Path:
              "spec": {**extra, "tolerations": [{"operator": "Exists"}],
                       "containers": [{"name": "c", "image": "x" + EVIL,
                                       "resources": {"requests": {"cpu": cpu}}}]}}
-            for name, extra, cpu in (("gated", {"schedulingGates": [{"name": "gate" + EVIL}]}, "1"),
+            for name, extra, cpu in (("gated", {"schedulingGates": [{"name": "gate"}]}, "1"),
                                      ("other", {"schedulerName": "s" + EVIL}, "1"),
                                      ("big", {}, "64"), ("web", {}, "1"))]
     odd = {"apiVersion": "v1", "kind": "Weird" + FORGED + EVIL, "metadata": {"name": "x"}}

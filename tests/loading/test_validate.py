@@ -237,6 +237,14 @@ CASES = [
         [f'in.yaml:71: Pod team-a/trainer-0: {AT_PREFERRED}: Invalid value: "Bad Key": name part ' + QUALIFIED],
         id="pod affinity topologyKey not a label name"),
     pytest.param(
+        # validateSchedulingGates: ValidateQualifiedName at the gate, then field.Duplicate
+        [_with(samples.POD, _set(("spec", "schedulingGates"), [{"name": ""}, {"name": "a.io/g"}, {"name": "a.io/g"}])),
+         samples.PRIORITY_CLASS],
+        ['in.yaml:126: Pod team-a/trainer-0: spec.schedulingGates[0]: Invalid value: "": name part must be non-empty',
+         'in.yaml:126: Pod team-a/trainer-0: spec.schedulingGates[0]: Invalid value: "": name part ' + QUALIFIED,
+         'in.yaml:128: Pod team-a/trainer-0: spec.schedulingGates[2]: Duplicate value: "a.io/g"'],
+        id="scheduling gate names"),
+    pytest.param(
         [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
         ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
         id="pdb min and max"),
