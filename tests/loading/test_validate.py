@@ -245,6 +245,16 @@ CASES = [
          'in.yaml:128: Pod team-a/trainer-0: spec.schedulingGates[2]: Duplicate value: "a.io/g"'],
         id="scheduling gate names"),
     pytest.param(
+        # ValidateNodeSelectorRequirement: ValidateLabelName's messages only (no "must not be empty" of ours)
+        [_with(samples.POD, _set(("spec", "affinity", "nodeAffinity"), {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [{"key": "", "operator": "Exists"}]}]}})),
+         samples.PRIORITY_CLASS],
+        ['in.yaml:35: Pod team-a/trainer-0: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.'
+         'nodeSelectorTerms[0].matchExpressions[0].key: Invalid value: "": name part must be non-empty',
+         'in.yaml:35: Pod team-a/trainer-0: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.'
+         'nodeSelectorTerms[0].matchExpressions[0].key: Invalid value: "": name part ' + QUALIFIED],
+        id="empty node selector key"),
+    pytest.param(
         [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
         ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
         id="pdb min and max"),
