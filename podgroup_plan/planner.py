@@ -40,7 +40,7 @@ from podgroup_plan.framework.preemption.victims import Budgets
 from podgroup_plan.framework.preemption.victims import Hierarchy as PreemptionHierarchy
 from podgroup_plan.framework.runtime import Framework
 from podgroup_plan.model.cluster_input import ClusterInput
-from podgroup_plan.model.hierarchy import Hierarchy, build_hierarchy
+from podgroup_plan.model.hierarchy import Hierarchy, TreeNode, build_hierarchy
 from podgroup_plan.model.objects import CompositePodGroup, Pod, PodGroup, Workload
 from podgroup_plan.observer import PlanObserver
 from podgroup_plan.outcome import Recorder
@@ -335,15 +335,14 @@ def _leaves(trees: Hierarchy | None) -> dict[GroupKey, tuple[GroupKey, ...]]:
     Raises InputError when the trees hold more than MAX_LEAF_MEMBERSHIPS in all."""
     if trees is None:
         return {}
-    _check_leaf_memberships(trees)
+    # each valid tree walked once, parents before children, for the check and the lists alike
+    walks = [(root, list(root.walk())) for root in trees.roots.values() if root.key not in trees.invalid]
+    _check_leaf_memberships(walks)
     out: dict[GroupKey, tuple[GroupKey, ...]] = {}
-    for root in trees.roots.values():
-        if root.key in trees.invalid:
-            continue
+    for _, nodes in walks:
         # children before parents, each built from its children's (not `TreeNode.leaf_keys`
         # per object: a walk of the subtree per level is quadratic in a deep chain); the map
         # keeps the walk's order, as before
-        nodes = list(root.walk())
         below: dict[int, tuple[GroupKey, ...]] = {}
         for n in reversed(nodes):
             below[id(n)] = (n.key,) if n.is_leaf else tuple(k for c in n.children for k in below[id(c)])
@@ -351,22 +350,19 @@ def _leaves(trees: Hierarchy | None) -> dict[GroupKey, tuple[GroupKey, ...]]:
     return out
 
 
-def _check_leaf_memberships(trees: Hierarchy) -> None:
+def _check_leaf_memberships(walks: list[tuple[TreeNode, list[TreeNode]]]) -> None:
     """Counted children first, in integers (the lists themselves are what may not fit); the
     biggest tree is named, and every other that holds over a tenth of the limit."""
     sizes: list[tuple[int, CompositePodGroup | PodGroup]] = []
-    for root in trees.roots.values():
-        if root.key in trees.invalid:
-            continue
-        nodes = list(root.walk())
+    for root, nodes in walks:
         count: dict[int, int] = {}
         memberships = 0
-        for n in reversed(nodes):
-            if n.is_leaf:
-                count[id(n)] = 1
+        for node in reversed(nodes):
+            if node.is_leaf:
+                count[id(node)] = 1
             else:
-                count[id(n)] = sum(count[id(c)] for c in n.children)
-                memberships += count[id(n)]
+                count[id(node)] = sum(count[id(c)] for c in node.children)
+                memberships += count[id(node)]
         sizes.append((memberships, root.group))
     total = sum(n for n, _ in sizes)
     if total <= MAX_LEAF_MEMBERSHIPS:
