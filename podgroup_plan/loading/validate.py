@@ -30,6 +30,7 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
+from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.model.objects import (
     BASIC,
@@ -116,12 +117,14 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
         issues += pdb_rules(doc)
     if kind in _SPEC_RULES:
         issues += object_issues(doc)
+    elif kind in OPERATOR_KINDS:
+        issues += operator_issues(doc)
     return issues
 
 
-# The kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
+# The built-in kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
 _SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
-                         "ReplicationController", "JobSet", "CronJob", "RuntimeClass"})
+                         "ReplicationController", "CronJob", "RuntimeClass"})
 
 
 def check_input(

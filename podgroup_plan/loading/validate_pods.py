@@ -445,9 +445,9 @@ def gang_min_count_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[
                     invalid(min_count, f"must not be greater than parallelism ({parallelism})"))
 
 
-def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -> list[Issue]:
+def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, gang: bool = True) -> list[Issue]:
     issues = list(template_selector_issues(doc, spec_at, spec, kind))
-    if kind == "Job":
+    if kind == "Job" and gang:
         issues += gang_min_count_issues(doc, spec_at, spec)
     template = spec.get("template")
     if isinstance(template, dict) and isinstance(template.get("spec"), dict):
@@ -455,8 +455,15 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -
     return issues
 
 
+def job_spec_issues(doc: Document, spec_at: Path, spec: dict, gang: bool = True) -> list[Issue]:
+    """A Job's spec at `spec_at` (one of an operator's, validate_operators.py), as a Job's;
+    `gang` False leaves its gang minCount alone (its parallelism is set by the operator)."""
+    return _template_spec_issues(doc, spec_at, spec, "Job", gang)
+
+
 def object_issues(doc: Document) -> list[Issue]:
-    """The rules of this module that apply to one document (of any kind)."""
+    """The rules of this module that apply to one document of a built-in kind (the operators'
+    pod templates: validate_operators.py)."""
     kind = doc.kind
     if kind == "RuntimeClass":  # node/v1 ValidateRuntimeClass: its scheduling's tolerations
         scheduling = doc.obj.get("scheduling")
@@ -481,11 +488,4 @@ def object_issues(doc: Document) -> list[Issue]:
         if isinstance(job, dict) and isinstance(job.get("spec"), dict):
             return _template_spec_issues(doc, ("spec", "jobTemplate", "spec"), job["spec"], "Job")
         return []
-    if kind == "JobSet":
-        issues: list[Issue] = []
-        for i, rj in enumerate(spec.get("replicatedJobs") or ()):
-            template = rj.get("template") if isinstance(rj, dict) else None
-            if isinstance(template, dict) and isinstance(template.get("spec"), dict):
-                issues += _template_spec_issues(doc, ("spec", "replicatedJobs", i, "template", "spec"), template["spec"], "Job")
-        return issues
     return []

@@ -238,6 +238,22 @@ CASES: list[Case] = [
     Case("The API server's rules", "An invalid nodeSelector key or value",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeSelector: {disk type: ssd!}\n"))},
          "name part must consist of alphanumeric characters"),
+    Case("The API server's rules", "An operator's pod template the API server would refuse",
+         {"m.yaml": doc(NODE, """\
+apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: vllm, namespace: serve}
+spec:
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        nodeSelector: {gpu type: h100}
+        containers: [{name: vllm, image: vllm}]
+""")}, "spec.leaderWorkerTemplate.workerTemplate.spec.nodeSelector[gpu type]: Invalid value",
+         note="The pods an operator's controller creates from its templates are validated as pods: "
+              "LeaderWorkerSets, RayClusters, RayJobs, PyTorchJobs, TFJobs, JobSets and training "
+              "runtimes get the pod-spec rules above, at the template's path."),
     Case("The API server's rules", "A node affinity with no terms",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity: {nodeAffinity: "
                                           "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}\n"))},
