@@ -32,6 +32,7 @@ from podgroup_plan.loading.field_errors import (
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
+from podgroup_plan.loading.validate_selectors import label_selector_issues
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,
@@ -406,3 +407,6 @@ def pdb_rules(doc: Document) -> Iterator[Issue]:
     spec = doc.obj.get("spec") or {}
     if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
         yield Issue(doc, ("spec",), "minAvailable and maxUnavailable cannot be both set")
+    # policy ValidatePodDisruptionBudgetSpec: ValidateLabelSelector, label values checked
+    # (AllowInvalidLabelValueInSelector is false on create: poddisruptionbudget/strategy.go)
+    yield from label_selector_issues(doc, ("spec", "selector"), spec.get("selector"))

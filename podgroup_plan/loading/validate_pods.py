@@ -8,9 +8,12 @@ ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints (ValidateSpr
 validateMinDomains), validateResourceRequirements with ValidateContainerResourceName and
 ValidateResourceQuantityValue (and `pkg/apis/core/helper` IsIntegerResourceName,
 IsExtendedResourceName, IsOvercommitAllowed), validateOverhead, validateNodeTaints;
-`pkg/apis/apps/validation` ValidatePodTemplateSpecForReplicaSet and ValidateStatefulSetSpec,
-`pkg/apis/batch/validation` validateJobSpec: "`selector` does not match template `labels`" and
-validateGangMinCount (a gang minCount above parallelism; a CronJob's jobTemplate too).
+validatePodAffinityTerm and ValidatePodAffinityTermSelector; `pkg/apis/apps/validation`
+ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec
+and ValidatePodTemplateSpecForReplicaSet, `pkg/apis/batch/validation` ValidateJobSpec,
+ValidateJobTemplateSpec and validateJobSpec: the selectors (ValidateLabelSelector:
+validate_selectors.py), "`selector` does not match template `labels`" and validateGangMinCount
+(a gang minCount above parallelism; a CronJob's jobTemplate too).
 
 Structural rules the schemas already state (enums, `maxSkew >= 1`, `minDomains >= 1`, an
 `Exists` toleration without a value) are not repeated here. The checks run on a document that
@@ -33,6 +36,12 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
     not_supported,
     required,
+)
+from podgroup_plan.loading.validate_selectors import (
+    label_map_issues,
+    label_selector_issues,
+    operators_hold,
+    selector_value,
 )
 from podgroup_plan.model.quantity import parse_quantity, to_milli
 
@@ -157,16 +166,6 @@ def _resource_problems(limits: dict, requests: dict) -> Iterator[tuple[Path, str
             yield ("limits",), required("Limit must be set for non overcommitable resources")
 
 
-def _label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
-    """unversionedvalidation.ValidateLabels (reported at each key, for its line)."""
-    for key, value in labels.items():
-        for m in label_name_errors(key):
-            yield Issue(doc, at + (key,), m)
-        if isinstance(value, str):
-            for m in is_label_value(value):
-                yield Issue(doc, at + (key,), invalid(value, m))
-
-
 def _toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
     """ValidateTolerations, in its order and with its texts (remembered per list: the pods of a
     dump share their tolerations)."""
@@ -274,8 +273,11 @@ def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Is
 
 
 def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
-    """validatePodAffinityTerm's topologyKey: ValidateLabelName's messages, also for an empty or
-    missing key (whose `Required value: can not be empty` the schema reports, x-required)."""
+    """validatePodAffinityTerm: ValidatePodAffinityTermSelector (its labelSelector and
+    namespaceSelector through ValidateLabelSelector, label values checked: validateAffinity
+    passes opts.AllowInvalidLabelValueInSelector, false on create) and the topologyKey's
+    ValidateLabelName messages, also for an empty or missing key (whose `Required value: can
+    not be empty` the schema reports, x-required)."""
     for field in ("podAffinity", "podAntiAffinity"):
         rules = affinity.get(field)
         if not isinstance(rules, dict):
@@ -287,7 +289,11 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Is
                    w.get("podAffinityTerm") if isinstance(w, dict) else None)
                   for i, w in enumerate(rules.get("preferredDuringSchedulingIgnoredDuringExecution") or ())]
         for term_at, term in terms:
-            key = term.get("topologyKey", "") if isinstance(term, dict) else None
+            if not isinstance(term, dict):
+                continue
+            for field_ in ("labelSelector", "namespaceSelector"):
+                yield from label_selector_issues(doc, term_at + (field_,), term.get(field_))
+            key = term.get("topologyKey", "")
             if isinstance(key, str):
                 for m in label_name_errors(key):
                     yield Issue(doc, term_at + ("topologyKey",), m)
@@ -301,7 +307,7 @@ def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue
     """validateTopologySpreadConstraints, in its order: maxSkew positive, a topologyKey, a
     known whenUnsatisfiable, one constraint per {topologyKey, whenUnsatisfiable} (reported at
     the first of a repeated pair, as upstream), minDomains positive and only with
-    DoNotSchedule (validateMinDomains)."""
+    DoNotSchedule (validateMinDomains), the labelSelector (ValidateLabelSelector)."""
     for i, c in enumerate(constraints):
         if not isinstance(c, dict):
             continue
@@ -324,6 +330,8 @@ def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue
         if min_domains is not None and action != "DoNotSchedule":
             yield Issue(doc, at + (i, "minDomains"), invalid(
                 min_domains, f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
+        # AllowInvalidTopologySpreadConstraintLabelSelector is false on create
+        yield from label_selector_issues(doc, at + (i, "labelSelector"), c.get("labelSelector"))
 
 
 def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
@@ -331,7 +339,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
     issues: list[Issue] = []
     selector = spec.get("nodeSelector")
     if selector:
-        issues += _label_map_issues(doc, at + ("nodeSelector",), selector)
+        issues += label_map_issues(doc, at + ("nodeSelector",), selector)
     tolerations = spec.get("tolerations")
     if tolerations:
         issues += _toleration_issues(doc, at + ("tolerations",), tolerations)
@@ -406,26 +414,58 @@ def _selector_matches(selector: dict, labels: dict) -> bool | None:
     return True
 
 
+# What ValidateDeploymentSpec / ValidateReplicaSetSpec (apps) and ValidateStatefulSetSpec add
+# when metav1.LabelSelectorAsSelector fails on the selector, which it does for whatever
+# ValidateLabelSelector refuses (labels.NewRequirement checks the same keys, values and operators):
+# field.Invalid(selector, detail) at spec.selector; DaemonSets and Jobs add nothing.
+_UNPARSED_SELECTOR = {"Deployment": "invalid label selector", "ReplicaSet": "invalid label selector",
+                      "StatefulSet": ""}
+# ...and for an empty one (ReplicaSet says "deployment" too)
+_EMPTY_SELECTOR = {"Deployment": "deployment", "ReplicaSet": "deployment", "StatefulSet": "statefulset",
+                   "DaemonSet": "daemonset"}
+
+
 def template_selector_issues(doc: Document, spec_at: Path, spec: dict, kind: str) -> Iterator[Issue]:
-    """A controller's selector must select its own template's pods (apps ValidatePodTemplateSpecForReplicaSet,
-    ValidateStatefulSetSpec, batch validateJobSpec). An empty selector never matches anything in
-    upstream's eyes for apps kinds ("empty selector is invalid for deployment"); a Job without
-    `manualSelector` has its selector generated, so only a manual one can miss."""
+    """A controller's selector: valid (ValidateLabelSelector: apps ValidateDeploymentSpec,
+    ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec, batch
+    ValidateJobSpec), not empty for apps kinds ("empty selector is invalid for deployment"), and
+    selecting its own template's pods (ValidatePodTemplateSpecForReplicaSet, ...: "`selector`
+    does not match template `labels`", judged only when the selector parses). A Job without
+    `manualSelector` has its selector generated, so only a manual one is compared with the
+    template's labels. The template's own rules are still checked when the selector is invalid
+    (where upstream skips the template of a Deployment, ReplicaSet or StatefulSet): every
+    problem at once."""
     selector = spec.get("selector")
-    template = spec.get("template")
-    if not isinstance(selector, dict) or not isinstance(template, dict):
+    if not isinstance(selector, dict):
         return
-    if kind == "Job" and not spec.get("manualSelector"):
+    at = spec_at + ("selector",)
+    problems = list(label_selector_issues(doc, at, selector))
+    yield from problems
+    if problems or not operators_hold(selector):
+        if kind in _UNPARSED_SELECTOR:
+            yield Issue(doc, at, invalid(selector_value(selector), _UNPARSED_SELECTOR[kind]))
+        return
+    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
+        if kind in _EMPTY_SELECTOR:
+            yield Issue(doc, at, invalid(selector_value(selector), f"empty selector is invalid for {_EMPTY_SELECTOR[kind]}"))
+        return
+    template = spec.get("template")
+    if not isinstance(template, dict) or (kind == "Job" and not spec.get("manualSelector")):
         return
     labels = (template.get("metadata") or {}).get("labels") or {}
-    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
-        if kind in ("Deployment", "ReplicaSet", "StatefulSet"):
-            what = "statefulset" if kind == "StatefulSet" else "deployment"  # ReplicaSet says "deployment" too
-            yield Issue(doc, spec_at + ("selector",), invalid(selector, f"empty selector is invalid for {what}"))
-        return
     if _selector_matches(selector, labels) is False:
         yield Issue(doc, spec_at + ("template", "metadata", "labels"),
                     invalid(labels, "`selector` does not match template `labels`"))
+
+
+def job_template_selector_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[Issue]:
+    """batch ValidateJobTemplateSpec (a CronJob's jobTemplate): the Jobs' selectors are
+    generated, so a selector is refused whatever it holds, and so is `manualSelector: true`."""
+    selector = spec.get("selector")
+    if isinstance(selector, dict):
+        yield Issue(doc, spec_at + ("selector",), invalid(selector_value(selector), "`selector` will be auto-generated"))
+    if spec.get("manualSelector") is True:
+        yield Issue(doc, spec_at + ("manualSelector",), not_supported(True, ("nil", "false")))
 
 
 def gang_min_count_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[Issue]:
@@ -446,8 +486,12 @@ def gang_min_count_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[
 
 
 def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, gang: bool = True) -> list[Issue]:
-    issues = list(template_selector_issues(doc, spec_at, spec, kind))
-    if kind == "Job" and gang:
+    """A controller's spec (`kind` "JobTemplate": a CronJob's jobTemplate's)."""
+    if kind == "JobTemplate":
+        issues = list(job_template_selector_issues(doc, spec_at, spec))
+    else:
+        issues = list(template_selector_issues(doc, spec_at, spec, kind))
+    if kind in ("Job", "JobTemplate") and gang:
         issues += gang_min_count_issues(doc, spec_at, spec)
     template = spec.get("template")
     if isinstance(template, dict) and isinstance(template.get("spec"), dict):
@@ -486,6 +530,6 @@ def object_issues(doc: Document) -> list[Issue]:
     if kind == "CronJob":
         job = spec.get("jobTemplate")
         if isinstance(job, dict) and isinstance(job.get("spec"), dict):
-            return _template_spec_issues(doc, ("spec", "jobTemplate", "spec"), job["spec"], "Job")
+            return _template_spec_issues(doc, ("spec", "jobTemplate", "spec"), job["spec"], "JobTemplate")
         return []
     return []

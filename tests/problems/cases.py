@@ -238,6 +238,32 @@ CASES: list[Case] = [
     Case("The API server's rules", "An invalid nodeSelector key or value",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeSelector: {disk type: ssd!}\n"))},
          "name part must consist of alphanumeric characters"),
+    Case("The API server's rules", "A label selector the API server refuses",
+         {"m.yaml": doc(NODE, """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector:
+    matchExpressions: [{key: "", operator: Exists}]
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx}]
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - topologyKey: kubernetes.io/hostname
+            labelSelector: {matchLabels: {app name: web}}
+""")}, "invalid label selector",
+         note="apimachinery's ValidateLabelSelector, wherever a selector is read: pod affinity terms' "
+              "`labelSelector` and `namespaceSelector`, spread constraints' `labelSelector`, the "
+              "controllers' and PodDisruptionBudgets' `spec.selector`. Keys are label names (an empty "
+              "one too), values label values (checked on create, as every caller does); a Deployment "
+              "or ReplicaSet adds `invalid label selector` (a StatefulSet the bare `Invalid value`), "
+              "and a CronJob's `jobTemplate` takes no selector at all (`selector` will be "
+              "auto-generated). A label map's problem names its key, for the key's line."),
     Case("The API server's rules", "An operator's pod template the API server would refuse",
          {"m.yaml": doc(NODE, """\
 apiVersion: leaderworkerset.x-k8s.io/v1

@@ -1,0 +1,102 @@
+"""metav1.LabelSelector and label maps as the API server validates them, with its messages.
+
+Mirrors k8s.io/apimachinery v0.37.0 `pkg/apis/meta/v1/validation/validation.go` (which
+Kubernetes v1.37.0 imports as `unversionedvalidation`):
+
+* ValidateLabels: each key through ValidateLabelName (IsQualifiedName's messages), each value
+  through IsValidLabelValue, every message a field.Invalid of its own;
+* ValidateLabelSelector: `matchLabels` through ValidateLabels, then each of `matchExpressions`
+  through ValidateLabelSelectorRequirement: its key through ValidateLabelName (an empty key
+  included: `name part must be non-empty`), and its values through IsValidLabelValue unless
+  the caller's LabelSelectorValidationOptions set AllowInvalidLabelValueInSelector. No caller
+  the planner mirrors sets it on create (pod affinity terms and spread constraints:
+  pkg/api/pod GetValidationOptionsFromPodSpecAndMeta without an old pod; apps, batch and policy
+  validation on create), so values are always checked here. The operator/values rules of
+  ValidateLabelSelectorRequirement (`In` without values, `Exists` with values, an unknown
+  operator) are the schema's (`_core.json` `labelSelectorRequirement`), with the same texts.
+
+Upstream's path for a label map is the map itself (`spec.selector.matchLabels`); ours names the
+key (`spec.selector.matchLabels[a b]`), so that the problem carries the key's line, as for
+`metadata.labels` and `spec.nodeSelector`.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from podgroup_plan.loading.documents import Document, Issue
+from podgroup_plan.loading.field_errors import GoStruct, invalid, is_label_value, label_name_errors
+
+Path = tuple
+
+
+def label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
+    """ValidateLabels (reported at each key, for its line)."""
+    for key, value in labels.items():
+        if not isinstance(key, str):
+            continue  # the schema reports it
+        for m in label_name_errors(key):
+            yield Issue(doc, at + (key,), m)
+        if isinstance(value, str):
+            for m in is_label_value(value):
+                yield Issue(doc, at + (key,), invalid(value, m))
+
+
+def label_selector_issues(doc: Document, at: Path, selector: Any) -> Iterator[Issue]:
+    """ValidateLabelSelector(selector, {AllowInvalidLabelValueInSelector: false}, at)."""
+    if not isinstance(selector, dict):
+        return
+    labels = selector.get("matchLabels")
+    if isinstance(labels, dict):
+        yield from label_map_issues(doc, at + ("matchLabels",), labels)
+    for i, rq in enumerate(selector.get("matchExpressions") or ()):
+        if not isinstance(rq, dict):
+            continue
+        rq_at = at + ("matchExpressions", i)
+        key = rq.get("key")
+        if isinstance(key, str):
+            for m in label_name_errors(key):
+                yield Issue(doc, rq_at + ("key",), m)
+        for j, value in enumerate(rq.get("values") or ()):
+            if isinstance(value, str):
+                for m in is_label_value(value):
+                    yield Issue(doc, rq_at + ("values", j), invalid(value, m))
+
+
+def operators_hold(selector: dict) -> bool:
+    """Whether every requirement's operator and values count are as ValidateLabelSelectorRequirement
+    wants them (In/NotIn with values, Exists/DoesNotExist without, no other operator): the
+    schema reports these, but metav1.LabelSelectorAsSelector fails on them too, and its callers
+    say so again (validate_pods.template_selector_issues)."""
+    for rq in selector.get("matchExpressions") or ():
+        if not isinstance(rq, dict):
+            continue
+        operator, values = rq.get("operator"), rq.get("values")
+        if operator in ("In", "NotIn"):
+            if not values:
+                return False
+        elif operator in ("Exists", "DoesNotExist"):
+            if values:
+                return False
+        else:
+            return False
+    return True
+
+
+def selector_value(selector: dict) -> GoStruct:
+    """The selector as field.Invalid shows it: json.Marshal of metav1.LabelSelector (its fields
+    in declaration order, omitempty; matchLabels' keys sorted, as for any map)."""
+    shown = GoStruct()
+    labels = selector.get("matchLabels")
+    if labels:
+        shown["matchLabels"] = dict(sorted(labels.items()))
+    expressions = selector.get("matchExpressions")
+    if expressions:
+        shown["matchExpressions"] = [_requirement_value(rq) for rq in expressions if isinstance(rq, dict)]
+    return shown
+
+
+def _requirement_value(rq: dict) -> GoStruct:
+    shown = GoStruct(key=rq.get("key") or "", operator=rq.get("operator") or "")
+    if rq.get("values"):
+        shown["values"] = list(rq["values"])
+    return shown
