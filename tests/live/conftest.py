@@ -7,7 +7,7 @@ from typing import Iterator
 
 import pytest
 from live_build import LiveUnavailable, binaries
-from live_server import ApiServer, Etcd
+from live_server import GATES, ApiServer, Etcd
 
 
 @pytest.fixture(scope="session")
@@ -33,5 +33,18 @@ def etcd(live_binaries: dict[str, Path], tmp_path_factory: pytest.TempPathFactor
 def apiserver(live_binaries: dict[str, Path], etcd: Etcd, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
     """The demo's cluster lives here (created once, by the first test that needs it)."""
     server = ApiServer.start(live_binaries["kube-apiserver"], etcd, tmp_path_factory.mktemp("apiserver"), "/demo")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def validation_server(live_binaries: dict[str, Path], etcd: Etcd,
+                      tmp_path_factory: pytest.TempPathFactory) -> Iterator[ApiServer]:
+    """A cluster of its own (an etcd prefix of its own) for the validation comparison, so that
+    what it creates and deletes never meets the demo's objects."""
+    # WorkloadWithJob as the planner's defaults have it (README: the Job's gang fields are
+    # validated only with it)
+    server = ApiServer.start(live_binaries["kube-apiserver"], etcd, tmp_path_factory.mktemp("validation"),
+                             "/validation", gates=GATES + ",WorkloadWithJob=true")
     yield server
     server.stop()
