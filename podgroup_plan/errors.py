@@ -80,7 +80,10 @@ class Problem:
                     object.__setattr__(self, name, shown)
 
     def sort_key(self) -> tuple:
-        return (self.file, self.line or 0, self.document or 0, self.path or "", self.message)
+        """Where the problem is: the problems of one field keep the order they were found in
+        (a stable sort), which is the API server's order for its validation errors (a pod
+        affinity term's empty topologyKey: `Required value` before ValidateLabelName's two)."""
+        return (self.file, self.line or 0, self.document or 0, self.path or "")
 
     def __str__(self) -> str:
         # FILE[:LINE]: [document N] KIND NAMESPACE/NAME: JSON.PATH: problem  (docs/contract.md)

@@ -242,7 +242,7 @@ def raise_problems(problems: list[Problem], issues: list[Issue], stdin_text: str
     if not problems and not issues:
         return
     lines = FieldLines(stdin_text)
-    located = {issue_problem(i, lines) for i in issues}  # a set: the same problem once
+    located = dict.fromkeys(issue_problem(i, lines) for i in issues)  # the same problem once, in order
     raise InputError(list(problems) + list(located))
 
 

@@ -61,7 +61,7 @@ def node_selector_term(raw: Mapping | None) -> NodeSelectorTerm:
 def pod_affinity_term(raw: Mapping) -> PodAffinityTerm:
     return PodAffinityTerm(
         label_selector=label_selector(raw.get("labelSelector")),
-        topology_key=raw["topologyKey"],
+        topology_key=raw.get("topologyKey") or "",  # missing: refused by validate_pods.py
         namespaces=tuple(raw.get("namespaces") or ()),
         namespace_selector=label_selector(raw.get("namespaceSelector")),
         match_label_keys=tuple(raw.get("matchLabelKeys") or ()),

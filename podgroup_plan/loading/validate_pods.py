@@ -275,9 +275,10 @@ def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Is
 def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
     """validatePodAffinityTerm: ValidatePodAffinityTermSelector (its labelSelector and
     namespaceSelector through ValidateLabelSelector, label values checked: validateAffinity
-    passes opts.AllowInvalidLabelValueInSelector, false on create) and the topologyKey's
-    ValidateLabelName messages, also for an empty or missing key (whose `Required value: can
-    not be empty` the schema reports, x-required)."""
+    passes opts.AllowInvalidLabelValueInSelector, false on create), then the topologyKey: an
+    empty or missing one (Go's "") is `Required value: can not be empty`, and then, whatever
+    it is, ValidateLabelName's messages (for "": `name part must be non-empty` and the
+    regex's), in that order."""
     for field in ("podAffinity", "podAntiAffinity"):
         rules = affinity.get(field)
         if not isinstance(rules, dict):
@@ -293,8 +294,10 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Is
                 continue
             for field_ in ("labelSelector", "namespaceSelector"):
                 yield from label_selector_issues(doc, term_at + (field_,), term.get(field_))
-            key = term.get("topologyKey", "")
+            key = term.get("topologyKey") or ""
             if isinstance(key, str):
+                if not key:
+                    yield Issue(doc, term_at + ("topologyKey",), required("can not be empty"))
                 for m in label_name_errors(key):
                     yield Issue(doc, term_at + ("topologyKey",), m)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from podgroup_plan.errors import InputError
+from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading import load_input, load_scheduler_config, summarize
 
 from . import samples
@@ -225,10 +225,23 @@ CASES = [
         [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
                                  {"requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": ""}]})),
          samples.PRIORITY_CLASS],
-        [f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part must be non-empty',
-         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part ' + QUALIFIED,
-         f"in.yaml:69: Pod team-a/trainer-0: {AT}: Required value: can not be empty"],
+        [f"in.yaml:69: Pod team-a/trainer-0: {AT}: Required value: can not be empty",
+         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part must be non-empty',
+         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part ' + QUALIFIED],
         id="empty pod affinity topologyKey"),
+    pytest.param(
+        # a missing key is Go's "": the same three, in validatePodAffinityTerm's order, and every
+        # other problem of the object beside them (the label selector's)
+        [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
+                                 {"requiredDuringSchedulingIgnoredDuringExecution": [
+                                     {"labelSelector": {"matchLabels": {"a b": "c"}}}]})),
+         samples.PRIORITY_CLASS],
+        [f"in.yaml:69: Pod team-a/trainer-0: {AT}: Required value: can not be empty",
+         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part must be non-empty',
+         f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part ' + QUALIFIED,
+         "in.yaml:71: Pod team-a/trainer-0: spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+         '[0].labelSelector.matchLabels[a b]: Invalid value: "a b": name part ' + QUALIFIED],
+        id="missing pod affinity topologyKey"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
                                  {"preferredDuringSchedulingIgnoredDuringExecution": [
@@ -680,3 +693,15 @@ def test_tolerations_get_validate_tolerations_texts(manifests, toleration, expec
         manifests.load("p.yaml")
         return
     assert [p.split(": ", 2)[2] for p in manifests.problems("p.yaml")] == expected
+
+
+def test_the_problems_of_one_field_keep_the_order_they_were_found_in():
+    """Problems are sorted by place (file, line, document, path), stably: several of one field
+    stay in the order the checks found them, which is the API server's order
+    (validatePodAffinityTerm: Required, then ValidateLabelName's)."""
+    found = [Problem("f", "Required value", line=3, path="k"), Problem("f", "Invalid value: 2", line=3, path="k"),
+             Problem("f", "Invalid value: 1", line=3, path="k"), Problem("f", "z", line=1, path="k"),
+             Problem("a", "y", line=9, path="b"), Problem("f", "x", line=3, path="a")]
+    assert [(p.file, p.path, p.message) for p in InputError(found).problems] == [
+        ("a", "b", "y"), ("f", "k", "z"), ("f", "a", "x"),
+        ("f", "k", "Required value"), ("f", "k", "Invalid value: 2"), ("f", "k", "Invalid value: 1")]

@@ -89,6 +89,15 @@ BAD = {
     "empty scheduling gate": ({"schedulingGates": [{"name": ""}]},
                               ['schedulingGates[0]: Invalid value: "": name part must be non-empty',
                                'schedulingGates[0]: Invalid value: "": name part must consist of']),
+    # not the schema's any more (a missing key is Go's ""): the pod-spec check must see it
+    "missing topologyKey": ({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                                {"labelSelector": {"matchLabels": {"app": "x"}}}]}}},
+                            ["affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: "
+                             "Required value: can not be empty",
+                             "affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: "
+                             'Invalid value: "": name part must be non-empty',
+                             "affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: "
+                             'Invalid value: "": name part must consist of']),
     "toleration": ({"tolerations": [{"key": "gpu", "operator": "Exists", "value": "x"}]},
                    ["tolerations[0].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'"]),
 }

@@ -264,6 +264,14 @@ spec:
               "or ReplicaSet adds `invalid label selector` (a StatefulSet the bare `Invalid value`), "
               "and a CronJob's `jobTemplate` takes no selector at all (`selector` will be "
               "auto-generated). A label map's problem names its key, for the key's line."),
+    Case("The API server's rules", "A pod affinity term without a topologyKey",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity:\n    podAntiAffinity:\n"
+                                          "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                                          "      - labelSelector: {matchLabels: {app: web}}\n"))},
+         "topologyKey: Required value: can not be empty",
+         note="validatePodAffinityTerm: a missing or empty key is `Required value`, and then "
+              "ValidateLabelName judges the empty text too; the problems of one field are listed in "
+              "the order the API server lists them."),
     Case("The API server's rules", "An operator's pod template the API server would refuse",
          {"m.yaml": doc(NODE, """\
 apiVersion: leaderworkerset.x-k8s.io/v1
