@@ -40,7 +40,7 @@ from podgroup_plan.loading.field_errors import (
 from podgroup_plan.loading.validate_selectors import (
     label_map_issues,
     label_selector_issues,
-    operators_hold,
+    selector_parses,
     selector_value,
 )
 from podgroup_plan.model.quantity import parse_quantity, to_milli
@@ -435,16 +435,13 @@ def template_selector_issues(doc: Document, spec_at: Path, spec: dict, kind: str
     selecting its own template's pods (ValidatePodTemplateSpecForReplicaSet, ...: "`selector`
     does not match template `labels`", judged only when the selector parses). A Job without
     `manualSelector` has its selector generated, so only a manual one is compared with the
-    template's labels. The template's own rules are still checked when the selector is invalid
-    (where upstream skips the template of a Deployment, ReplicaSet or StatefulSet): every
-    problem at once."""
+    template's labels."""
     selector = spec.get("selector")
     if not isinstance(selector, dict):
         return
     at = spec_at + ("selector",)
-    problems = list(label_selector_issues(doc, at, selector))
-    yield from problems
-    if problems or not operators_hold(selector):
+    yield from label_selector_issues(doc, at, selector)
+    if not selector_parses(selector):
         if kind in _UNPARSED_SELECTOR:
             yield Issue(doc, at, invalid(selector_value(selector), _UNPARSED_SELECTOR[kind]))
         return
@@ -494,6 +491,11 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, g
         issues = list(job_template_selector_issues(doc, spec_at, spec))
     else:
         issues = list(template_selector_issues(doc, spec_at, spec, kind))
+        selector = spec.get("selector")
+        if kind in _UNPARSED_SELECTOR and isinstance(selector, dict) and not selector_parses(selector):
+            # ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec: the
+            # template is validated only with a selector that parses
+            return issues
     if kind in ("Job", "JobTemplate") and gang:
         issues += gang_min_count_issues(doc, spec_at, spec)
     template = spec.get("template")

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from podgroup_plan.loading.documents import Document, Issue
-from podgroup_plan.loading.field_errors import GoStruct, invalid, is_label_value, label_name_errors
+from podgroup_plan.loading.field_errors import GoStruct, invalid, is_label_key, is_label_value, label_name_errors
 
 Path = tuple
 
@@ -80,6 +80,20 @@ def operators_hold(selector: dict) -> bool:
         else:
             return False
     return True
+
+
+def selector_parses(selector: dict) -> bool:
+    """Whether metav1.LabelSelectorAsSelector takes the selector: labels.NewRequirement checks
+    each key (IsQualifiedName), value (IsValidLabelValue) and operator as ValidateLabelSelector
+    does."""
+    labels = selector.get("matchLabels") or {}
+    if any(is_label_key(k) or is_label_value(v) for k, v in labels.items() if isinstance(k, str) and isinstance(v, str)):
+        return False
+    for rq in selector.get("matchExpressions") or ():
+        if isinstance(rq, dict) and (is_label_key(rq.get("key") or "") or any(
+                is_label_value(v) for v in rq.get("values") or () if isinstance(v, str))):
+            return False
+    return operators_hold(selector)
 
 
 def selector_value(selector: dict) -> GoStruct:

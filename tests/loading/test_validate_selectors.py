@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from podgroup_plan.loading.field_errors import invalid
-from podgroup_plan.loading.validate_selectors import operators_hold, selector_value
+from podgroup_plan.loading.validate_selectors import operators_hold, selector_parses, selector_value
 
 NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"},
         "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}
@@ -93,14 +93,18 @@ def test_controller_selectors(manifests, kind, unparsed):
     """ValidateLabelSelector on spec.selector, and what each kind adds when
     LabelSelectorAsSelector fails (apps ValidateDeploymentSpec, ValidateReplicaSetSpec,
     ValidateStatefulSetSpec; ValidateDaemonSetSpec and batch ValidateJobSpec add nothing). The
-    template's labels are not compared with a selector that does not parse."""
+    template's labels are not compared with a selector that does not parse, and the first three
+    leave the whole template unchecked (its node selector here) as upstream does."""
     selector = {"matchLabels": {"a b": "x"}}
     obj = _controller(kind, selector, manualSelector=True) if kind == "Job" else _controller(kind, selector)
+    obj["spec"]["template"]["spec"]["nodeSelector"] = {"disk": "fast ssd"}
     said = ['spec.selector.matchLabels[a b]: Invalid value: "a b": ' + QUALIFIED]
     if unparsed is None:
         said.insert(0, 'spec.selector: Invalid value: {"matchLabels":{"a b":"x"}}')
     elif unparsed:
         said.insert(0, f'spec.selector: Invalid value: {{"matchLabels":{{"a b":"x"}}}}: {unparsed}')
+    else:
+        said.append('spec.template.spec.nodeSelector.disk: Invalid value: "fast ssd": ' + VALUE)
     assert _problems(manifests, obj) == said
 
 
@@ -199,6 +203,20 @@ def test_selector_value_is_json_marshal_of_the_go_struct():
     assert invalid(selector_value({"matchExpressions": [{"operator": "In", "values": ["v"], "key": "k"}]}), "d") == (
         'Invalid value: {"matchExpressions":[{"key":"k","operator":"In","values":["v"]}]}: d')
     assert invalid(selector_value({"matchLabels": None, "matchExpressions": []}), "d") == "Invalid value: {}: d"
+
+
+@pytest.mark.parametrize("selector, parses", [
+    ({}, True),
+    ({"matchLabels": {"app": "web"}, "matchExpressions": [{"key": "a", "operator": "In", "values": ["x"]}]}, True),
+    ({"matchLabels": {"a b": "web"}}, False),
+    ({"matchLabels": {"app": "w w"}}, False),
+    ({"matchExpressions": [{"key": "", "operator": "Exists"}]}, False),
+    ({"matchExpressions": [{"key": "a", "operator": "In", "values": ["x", "y z"]}]}, False),
+    ({"matchExpressions": [{"key": "a", "operator": "Has"}]}, False),
+])
+def test_selector_parses(selector, parses):
+    """metav1.LabelSelectorAsSelector's verdict."""
+    assert selector_parses(selector) is parses
 
 
 @pytest.mark.parametrize("rq, holds", [

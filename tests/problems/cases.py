@@ -251,19 +251,21 @@ spec:
     metadata: {labels: {app: web}}
     spec:
       containers: [{name: web, image: nginx}]
-      affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - topologyKey: kubernetes.io/hostname
-            labelSelector: {matchLabels: {app name: web}}
-""")}, "invalid label selector",
+""", POD.replace("spec:\n", """spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector: {matchLabels: {app: web}, matchExpressions: [{key: tier, operator: In, values: [front end]}]}
+"""))}, "invalid label selector",
          note="apimachinery's ValidateLabelSelector, wherever a selector is read: pod affinity terms' "
               "`labelSelector` and `namespaceSelector`, spread constraints' `labelSelector`, the "
               "controllers' and PodDisruptionBudgets' `spec.selector`. Keys are label names (an empty "
               "one too), values label values (checked on create, as every caller does); a Deployment "
-              "or ReplicaSet adds `invalid label selector` (a StatefulSet the bare `Invalid value`), "
-              "and a CronJob's `jobTemplate` takes no selector at all (`selector` will be "
-              "auto-generated). A label map's problem names its key, for the key's line."),
+              "or ReplicaSet adds `invalid label selector` (a StatefulSet the bare `Invalid value`) "
+              "and, as the API server does, leaves its pod template unchecked until the selector "
+              "is fixed; a CronJob's `jobTemplate` takes no selector at all (`selector` will be "
+              "auto-generated)."),
     Case("The API server's rules", "A pod affinity term without a topologyKey",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity:\n    podAntiAffinity:\n"
                                           "      requiredDuringSchedulingIgnoredDuringExecution:\n"
