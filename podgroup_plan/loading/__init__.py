@@ -262,7 +262,7 @@ def issue_problem(issue: Issue, lines: FieldLines) -> Problem:
         kind=kind or None,
         namespace=(namespace or None) if name else None,
         name=name or None,
-        path=format_path(issue.path) or None,
+        path=(issue.shown if issue.shown is not None else format_path(issue.path)) or None,
     )
 
 

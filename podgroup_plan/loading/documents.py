@@ -46,13 +46,21 @@ class Document:
 
 class Issue(NamedTuple):
     """A problem found in a Document, before it is located: `path` is the JSON path of the
-    field (empty: the whole object); `also` names other objects the message refers to (the
-    other copy of a duplicate), whose places are added to the message once lines are known."""
+    field (empty: the whole object), which finds its line; `also` names other objects the
+    message refers to (the other copy of a duplicate), whose places are added to the message
+    once lines are known.
+
+    `shown` is the path as printed, where the API server words it otherwise than the field
+    that holds the problem: upstream reports a label map's problems at the map
+    (`metadata.labels`), where the line to point at is the key's; a ResourceList's keys as
+    field.Path.Key writes them (`requests[cpu]`); a Node's taints under `metadata.taints`
+    (validateNodeTaints' quirk). None: `path`, formatted."""
 
     doc: Document
     path: Path
     message: str
     also: tuple[Document, ...] = ()
+    shown: str | None = None
 
 
 def documents_of(

@@ -60,8 +60,8 @@ def dns_label_problems(name: str) -> tuple[str, ...]:
 # Label keys and values, as the apiserver checks every object's metadata.labels
 # (metav1validation.ValidateLabels: ValidateLabelName's IsQualifiedName, then IsValidLabelValue,
 # each message a field.Invalid of its own). A selector can only match what a real cluster could
-# hold, so an invalid label is bad input rather than something to plan with. Upstream's path is
-# `metadata.labels`; ours names the key, so that the problem has the key's line.
+# hold, so an invalid label is bad input rather than something to plan with. Shown at
+# `metadata.labels`, as upstream reports it; located at the key, for its line (Issue.shown).
 @lru_cache(maxsize=4096)  # the same keys and values recur on every object
 def label_key_problems(key: str) -> tuple[str, ...]:
     """ValidateLabelName: one Invalid per message of IsQualifiedName."""
@@ -82,7 +82,7 @@ def _label_issues(doc: Document, labels: dict) -> list[Issue]:
         problems = label_key_problems(key)
         if isinstance(value, str):
             problems += label_value_problems(value)
-        issues += [Issue(doc, ("metadata", "labels", key), p) for p in problems]
+        issues += [Issue(doc, ("metadata", "labels", key), p, shown="metadata.labels") for p in problems]
     return issues
 
 

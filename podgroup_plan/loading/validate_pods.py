@@ -37,6 +37,7 @@ from podgroup_plan.loading.field_errors import (
     not_supported,
     required,
 )
+from podgroup_plan.loading.field_lines import format_path
 from podgroup_plan.loading.validate_selectors import (
     label_map_issues,
     label_selector_issues,
@@ -371,27 +372,37 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
 _TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")  # validateTaintEffect's validValues
 
 
+# ValidateNode calls validateNodeTaints(node.Spec.Taints, fldPath.Child("taints")) with
+# fldPath the metadata's: the server reports a Node's spec.taints as `metadata.taints[i]...`.
+_TAINTS_SHOWN = ("metadata", "taints")
+
+
 def taint_issues(doc: Document, at: Path, taints: list) -> Iterator[Issue]:
     """validateNodeTaints: key a label name, value a label value, a known effect
     (validateTaintEffect), unique by key and effect (the duplicate's value rendered as
-    json.Marshal renders the internal core.Taint)."""
+    json.Marshal renders the internal core.Taint). Located at the taint (`at`), shown under
+    `metadata.taints` as the server words it."""
+
+    def issue(rel: Path, message: str) -> Issue:
+        return Issue(doc, at + rel, message, shown=format_path(_TAINTS_SHOWN + rel))
+
     seen: set[tuple[str, str]] = set()
     for i, t in enumerate(taints):
         if not isinstance(t, dict):
             continue
         key, value, effect = t.get("key") or "", t.get("value") or "", t.get("effect") or ""
         for m in label_name_errors(key):
-            yield Issue(doc, at + (i, "key"), m)
+            yield issue((i, "key"), m)
         errs = is_label_value(value)
         if errs:
-            yield Issue(doc, at + (i, "value"), invalid(value, ";".join(errs)))
+            yield issue((i, "value"), invalid(value, ";".join(errs)))
         if not effect:
-            yield Issue(doc, at + (i, "effect"), required())
+            yield issue((i, "effect"), required())
         elif effect not in _TAINT_EFFECTS:
-            yield Issue(doc, at + (i, "effect"), not_supported(effect, _TAINT_EFFECTS))
+            yield issue((i, "effect"), not_supported(effect, _TAINT_EFFECTS))
         if (key, effect) in seen:
             shown = GoStruct(Key=key, Value=value, Effect=effect, TimeAdded=t.get("timeAdded"))
-            yield Issue(doc, at + (i,), duplicate(shown, "taints must be unique by key and effect pair"))
+            yield issue((i,), duplicate(shown, "taints must be unique by key and effect pair"))
             continue
         seen.add((key, effect))
 

@@ -15,9 +15,9 @@ Kubernetes v1.37.0 imports as `unversionedvalidation`):
   ValidateLabelSelectorRequirement (`In` without values, `Exists` with values, an unknown
   operator) are the schema's (`_core.json` `labelSelectorRequirement`), with the same texts.
 
-Upstream's path for a label map is the map itself (`spec.selector.matchLabels`); ours names the
-key (`spec.selector.matchLabels[a b]`), so that the problem carries the key's line, as for
-`metadata.labels` and `spec.nodeSelector`.
+Upstream's path for a label map is the map itself (`spec.selector.matchLabels`), and so is
+ours as printed; the problem is located at the key (Issue.shown), so that it carries the key's
+line, as for `metadata.labels` and `spec.nodeSelector`.
 """
 from __future__ import annotations
 
@@ -25,20 +25,23 @@ from typing import Any, Iterator
 
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_errors import GoStruct, invalid, is_label_key, is_label_value, label_name_errors
+from podgroup_plan.loading.field_lines import format_path
 
 Path = tuple
 
 
 def label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
-    """ValidateLabels (reported at each key, for its line)."""
+    """ValidateLabels(labels, at): shown at the map, as upstream reports it, and located at
+    the key, for its line."""
+    shown = format_path(at)
     for key, value in labels.items():
         if not isinstance(key, str):
             continue  # the schema reports it
         for m in label_name_errors(key):
-            yield Issue(doc, at + (key,), m)
+            yield Issue(doc, at + (key,), m, shown=shown)
         if isinstance(value, str):
             for m in is_label_value(value):
-                yield Issue(doc, at + (key,), invalid(value, m))
+                yield Issue(doc, at + (key,), invalid(value, m), shown=shown)
 
 
 def label_selector_issues(doc: Document, at: Path, selector: Any) -> Iterator[Issue]:

@@ -129,12 +129,7 @@ def _tool_in_server_words(tool_lines: list[str], server: list[str]) -> list[str]
 NOT_YET = frozenset({
     "kinds-and-fields-an-unsupported-value",
     "kinds-and-fields-a-service-or-statefulset-name-with-dots",
-    "kinds-and-fields-a-label-value-that-is-not-valid",
-    "kinds-and-fields-a-label-key-that-is-not-valid",
     "the-api-server-s-rules-an-invalid-resource-name",
-    "the-api-server-s-rules-an-invalid-nodeselector-key-or-value",
-    "the-api-server-s-rules-two-taints-with-one-key-and-effect",
-    "the-api-server-s-rules-a-taint-with-an-invalid-key",
     "quantities-a-negative-request",
     "references-and-groups-a-podgroup-naming-a-workload-that-is-not-in-the-input",
     "references-and-groups-a-podgroup-naming-a-template-its-workload-lacks",

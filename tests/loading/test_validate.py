@@ -240,7 +240,7 @@ CASES = [
          f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part must be non-empty',
          f'in.yaml:69: Pod team-a/trainer-0: {AT}: Invalid value: "": name part ' + QUALIFIED,
          "in.yaml:71: Pod team-a/trainer-0: spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"
-         '[0].labelSelector.matchLabels[a b]: Invalid value: "a b": name part ' + QUALIFIED],
+         '[0].labelSelector.matchLabels: Invalid value: "a b": name part ' + QUALIFIED],
         id="missing pod affinity topologyKey"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "affinity", "podAntiAffinity"),
@@ -591,9 +591,9 @@ def test_spread_constraints_and_taints_get_the_api_servers_texts(manifests):
              {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 0}],
              "containers": [{"name": "c", "image": "x"}]}}))
     assert [p.split(": ", 2)[2] for p in manifests.problems("m.yaml")] == [
-        'spec.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", '
+        'metadata.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", '
         '"PreferNoSchedule", "NoExecute"',
-        "spec.taints[1].effect: Required value",
+        "metadata.taints[1].effect: Required value",
         "spec.topologySpreadConstraints[0].maxSkew: Invalid value: -1: must be greater than zero",
         "spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty",
         'spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Maybe": supported values: '
@@ -705,3 +705,39 @@ def test_the_problems_of_one_field_keep_the_order_they_were_found_in():
     assert [(p.file, p.path, p.message) for p in InputError(found).problems] == [
         ("a", "b", "y"), ("f", "k", "z"), ("f", "a", "x"),
         ("f", "k", "Required value"), ("f", "k", "Invalid value: 2"), ("f", "k", "Invalid value: 1")]
+
+
+def test_map_problems_are_shown_where_the_api_server_says_and_found_at_their_key(manifests):
+    """Upstream reports a label map's problems at the map (`metadata.labels`,
+    `spec.nodeSelector`, a selector's `matchLabels`: ValidateLabels) and a Node's taints under
+    `metadata.taints` (validateNodeTaints is passed the metadata's path): the tool prints those
+    paths, and still gives the line of the key or taint that holds the problem."""
+    manifests.write("m.yaml", """\
+apiVersion: v1
+kind: Node
+metadata:
+  name: n
+  labels:
+    good: x
+    bad key: x
+spec:
+  taints:
+  - {key: a, effect: NoSchedule}
+  - {key: -b, effect: NoSchedule}
+status: {allocatable: {cpu: "1", pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: a}
+spec:
+  nodeSelector:
+    zone: a
+    disk: "ssd!"
+  containers: [{name: c, image: x}]
+""")
+    shown = [(p.split(": ")[0], p.split(": ", 3)[2]) for p in manifests.problems("m.yaml")]
+    assert shown == [
+        ("m.yaml:7", "metadata.labels"),
+        ("m.yaml:11", "metadata.taints[1].key"),
+        ("m.yaml:20", "spec.nodeSelector"),
+    ]

@@ -84,7 +84,7 @@ OBJECTS = {
 # One bad field of a pod spec, and what the API server says about it (relative to the spec)
 BAD = {
     "nodeSelector key": ({"nodeSelector": {"disk type": "ssd"}},
-                         ['nodeSelector[disk type]: Invalid value: "disk type": name part must consist of '
+                         ['nodeSelector: Invalid value: "disk type": name part must consist of '
                           "alphanumeric characters"]),
     "empty scheduling gate": ({"schedulingGates": [{"name": ""}]},
                               ['schedulingGates[0]: Invalid value: "": name part must be non-empty',

@@ -28,8 +28,8 @@ BAD_SELECTOR = {"matchLabels": {"a b": "x", "app": "no way"},
                 "matchExpressions": [{"key": "", "operator": "Exists"},
                                      {"key": "bad key", "operator": "In", "values": ["ok", "not ok"]}]}
 BAD_SELECTOR_SAYS = [
-    'matchLabels[a b]: Invalid value: "a b": ' + QUALIFIED,
-    'matchLabels.app: Invalid value: "no way": ' + VALUE,
+    'matchLabels: Invalid value: "a b": ' + QUALIFIED,
+    'matchLabels: Invalid value: "no way": ' + VALUE,
     "matchExpressions[0].key: " + EMPTY[0],
     "matchExpressions[0].key: " + EMPTY[1],
     'matchExpressions[1].key: Invalid value: "bad key": ' + QUALIFIED,
@@ -98,13 +98,13 @@ def test_controller_selectors(manifests, kind, unparsed):
     selector = {"matchLabels": {"a b": "x"}}
     obj = _controller(kind, selector, manualSelector=True) if kind == "Job" else _controller(kind, selector)
     obj["spec"]["template"]["spec"]["nodeSelector"] = {"disk": "fast ssd"}
-    said = ['spec.selector.matchLabels[a b]: Invalid value: "a b": ' + QUALIFIED]
+    said = ['spec.selector.matchLabels: Invalid value: "a b": ' + QUALIFIED]
     if unparsed is None:
         said.insert(0, 'spec.selector: Invalid value: {"matchLabels":{"a b":"x"}}')
     elif unparsed:
         said.insert(0, f'spec.selector: Invalid value: {{"matchLabels":{{"a b":"x"}}}}: {unparsed}')
     else:
-        said.append('spec.template.spec.nodeSelector.disk: Invalid value: "fast ssd": ' + VALUE)
+        said.append('spec.template.spec.nodeSelector: Invalid value: "fast ssd": ' + VALUE)
     assert _problems(manifests, obj) == said
 
 

@@ -265,7 +265,8 @@ spec:
               "or ReplicaSet adds `invalid label selector` (a StatefulSet the bare `Invalid value`) "
               "and, as the API server does, leaves its pod template unchecked until the selector "
               "is fixed; a CronJob's `jobTemplate` takes no selector at all (`selector` will be "
-              "auto-generated)."),
+              "auto-generated). A label map's problem is shown at the map, as the API server says "
+              "it, and points at the key's line."),
     Case("The API server's rules", "A pod affinity term without a topologyKey",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity:\n    podAntiAffinity:\n"
                                           "      requiredDuringSchedulingIgnoredDuringExecution:\n"
@@ -286,7 +287,7 @@ spec:
       spec:
         nodeSelector: {gpu type: h100}
         containers: [{name: vllm, image: vllm}]
-""")}, "spec.leaderWorkerTemplate.workerTemplate.spec.nodeSelector[gpu type]: Invalid value",
+""")}, "spec.leaderWorkerTemplate.workerTemplate.spec.nodeSelector: Invalid value: \"gpu type\"",
          note="The pods an operator's controller creates from its templates are validated as pods: "
               "LeaderWorkerSets, RayClusters, RayJobs, PyTorchJobs, TFJobs, JobSets and training "
               "runtimes get the pod-spec rules above, at the template's path."),
