@@ -30,6 +30,7 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
+from podgroup_plan.loading.validate_cron import cron_job_issues
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.loading.validate_selectors import label_selector_issues
@@ -116,6 +117,8 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
             issues += pod_links(doc)
     elif kind == "PodDisruptionBudget":
         issues += pdb_rules(doc)
+    elif kind == "CronJob":
+        issues += cron_job_issues(doc)
     if kind in _SPEC_RULES:
         issues += object_issues(doc)
     elif kind in OPERATOR_KINDS:

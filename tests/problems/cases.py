@@ -326,6 +326,25 @@ spec:
 """)}, "must not be greater than parallelism (4)",
          note="batch validateGangMinCount: such a gang could never start (the controller never runs more "
               "than `parallelism` pods at once); also in a CronJob's `jobTemplate` and a JobSet's Jobs."),
+    Case("The API server's rules", "A CronJob schedule or time zone the API server refuses",
+         {"m.yaml": doc(NODE, """\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "0 2 * * 1-7"
+  timeZone: Europe/Pariss
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: trainer, image: trainer}]
+""")}, "end of range (7) above maximum (6): 1-7",
+         note="batch validateCronJobSpec: an empty schedule is `Required value`; one that does not "
+              "parse gets the parser's own words (robfig/cron's, as the API server quotes them); "
+              "\"TZ\" anywhere in it is refused (`spec.timeZone` says the zone), and so is a time "
+              "zone that is empty, `Local` or unknown."),
     Case("The API server's rules", "Several problems in one object",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Exists, value: x}]\n"
                                           "  topologySpreadConstraints:\n"
