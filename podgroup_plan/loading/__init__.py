@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from podgroup_plan.errors import InputError, Problem
-from podgroup_plan.loading import known_fields
+from podgroup_plan.loading import known_fields, validate_scheduling
 from podgroup_plan.loading.decode import Decoded, Decoder
 from podgroup_plan.loading.decode_meta import namespace_of
 from podgroup_plan.loading.documents import Document, Issue
@@ -32,7 +32,7 @@ from podgroup_plan.loading.reading import decode_text, iter_documents, read_docu
 from podgroup_plan.loading.room import ensure_headroom
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.unplanned import creates_pods
-from podgroup_plan.loading.validate import Identity, check_input, check_object, identity
+from podgroup_plan.loading.validate import Identity, check_input, check_object, identity, reference_notes
 from podgroup_plan.model.cluster_input import ClusterInput
 
 __all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
@@ -68,7 +68,7 @@ def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
             docs = _kept(docs, keep_context)
         if context:
             docs = itertools.chain(context, docs)
-        decoded, ignored, issues = check_and_decode(docs, problems, validate=validate, warnings=warnings)
+        decoded, ignored, issues = check_and_decode(docs, validate=validate, warnings=warnings)
         if not problems and not issues:
             ci = decoded.cluster_input(ignored)
             if warnings:
@@ -136,16 +136,16 @@ def load_scheduler_config(path: str, stdin_text: str | None = None) -> dict:
 
 
 def check_and_decode(
-    docs: Iterable[Document], file_problems: Sequence[Problem] = (), schemas: SchemaSet | None = None,
+    docs: Iterable[Document], schemas: SchemaSet | None = None,
     validate: str = STRICT, warnings: list[Issue] | None = None,
 ) -> tuple[Decoded, Counter, list[Issue]]:
     """Documents -> (decoded objects, ignored kinds, issues): every stage after reading files.
 
     Each document is checked and decoded as it arrives (`docs` may be a generator reading
-    files); `file_problems` is looked at only at the end, to know whether every file was read.
-    Unknown fields (known_fields.py) are issues under `validate="strict"`, appended to
+    files). Unknown fields (known_fields.py) are issues under `validate="strict"`, appended to
     `warnings` under `"warn"`, not looked for under `"ignore"`; an object holding one is still
-    decoded, so that the rest of its problems are found in the same run.
+    decoded, so that the rest of its problems are found in the same run. References that lead
+    nowhere but that the API server accepts are appended to `warnings` as notes.
     """
     schemas = schemas or bundled()
     issues: list[Issue] = []
@@ -184,28 +184,37 @@ def check_and_decode(
             fields = (type_name, known_fields.check(type_name)) if type_name else None
             field_checks[(api_version, kind)] = fields
         if fields is not None and not fields[1](doc.obj):
-            field_issues += [Issue(doc, path, message) for path, message in known_fields.unknown_fields(fields[0], doc.obj)]
+            said = " (not read: --validate=warn)" if field_issues is not issues else ""
+            field_issues += [Issue(doc, path, message + said)
+                             for path, message in known_fields.unknown_fields(fields[0], doc.obj)]
         if found:
             issues += found
             broken.add(key)
             if schemas.types_hold(api_version, kind, doc.obj):  # the API server's rules too:
                 issues += check_object(doc, key)  # every problem of the object at once
             continue
-        issues += check_object(doc, key)
+        own = check_object(doc, key)
+        issues += own
+        if own and validate_scheduling.applies(doc):
+            broken.add(key)  # decoding reads these kinds' values as their rules promise
+            continue
         decoder.add(doc)
     decoded = decoder.finish()
-    issues += check_input(decoded, owned, broken, unread=sorted({p.file for p in file_problems}))
+    issues += check_input(decoded, owned)
+    if warnings is not None:
+        warnings += reference_notes(decoded)
     return decoded, ignored, issues
 
 
 def field_warnings(warnings: list[Issue], stdin_text: str | None = None) -> tuple[str, ...]:
-    """Unknown fields under --validate=warn, as the result's notes: `KIND NS/NAME: PATH:
-    unknown field "x"` (notes name objects, never files: contract.md), sorted, each once."""
+    """What loading let pass, as the result's notes: unknown fields under --validate=warn and
+    references the API server accepts but that lead nowhere (`KIND NS/NAME: PATH: message`:
+    notes name objects, never files: contract.md), sorted, each once."""
     notes = set()
     for issue in warnings:
         kind, namespace, name = identity(issue.doc)
         who = f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
-        notes.add(f"{who}: {format_path(issue.path)}: {issue.message} (not read: --validate=warn)")
+        notes.add(f"{who}: {format_path(issue.path)}: {issue.message}")
     return tuple(sorted(notes))
 
 

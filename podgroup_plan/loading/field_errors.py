@@ -15,7 +15,9 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
-from podgroup_plan.errors import shorten
+from podgroup_plan.errors import MAX_VALUE, shorten
+
+STRUCT_LIMIT = 600  # characters of a struct or list shown in a message
 
 
 def go_quote(value: str) -> str:
@@ -29,6 +31,17 @@ class GoStruct(dict):
     declaration order (a map's keys, the plain dict's, are sorted)."""
 
 
+def _go_order(value: Any) -> Any:
+    """json.Marshal's order: a struct's fields as declared (GoStruct), a map's keys sorted."""
+    if isinstance(value, GoStruct):
+        return {k: _go_order(v) for k, v in value.items()}
+    if isinstance(value, dict):
+        return {k: _go_order(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [_go_order(v) for v in value]
+    return value
+
+
 def _show(value: Any) -> str:
     # ErrorBody: %v for numbers and booleans, %q for strings, JSON for the rest
     if isinstance(value, bool):
@@ -37,7 +50,10 @@ def _show(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return go_quote(value)
-    return shorten(json.dumps(value, separators=(",", ":"), sort_keys=not isinstance(value, GoStruct)))
+    text = json.dumps(_go_order(value), separators=(",", ":"))
+    # a struct the server renders whole (a duplicate template) is worth more room than a value
+    # quoted from the input; both stay bounded
+    return shorten(text, STRUCT_LIMIT if isinstance(value, (GoStruct, list)) else MAX_VALUE)
 
 
 def _body(kind: str, detail: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
+from podgroup_plan.loading import validate_scheduling
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
 from podgroup_plan.loading.decode_meta import timestamp
@@ -113,12 +114,14 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
     kind = doc.kind
     if kind == "Pod":
         spec = doc.obj["spec"]
-        if spec.get("schedulingGroup") or spec.get("workloadRef"):
+        if spec.get("schedulingGroup") is not None or spec.get("workloadRef"):
             issues += pod_links(doc)
     elif kind == "PodDisruptionBudget":
         issues += pdb_rules(doc)
     elif kind == "CronJob":
         issues += cron_job_issues(doc)
+    elif validate_scheduling.applies(doc):
+        issues += validate_scheduling.issues(doc)
     if kind in _SPEC_RULES:
         issues += object_issues(doc)
     elif kind in OPERATOR_KINDS:
@@ -131,22 +134,15 @@ _SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet
                          "ReplicationController", "CronJob", "RuntimeClass"})
 
 
-def check_input(
-    decoded: Decoded,
-    owned: list[tuple[Identity, Document]],
-    broken: set[Identity],
-    unread: Sequence[str] = (),
-) -> list[Issue]:
+def check_input(decoded: Decoded, owned: list[tuple[Identity, Document]]) -> list[Issue]:
     """The rules across objects, once everything is read. `owned` holds every document of the
     kinds the planner reads (also those that failed their schema: they still count for
-    duplicates); `broken` the identities of those that failed; `unread` the files that could
-    not be read whole: a missing reference is still reported (all problems in one run), saying
-    that it may be in one of them."""
+    duplicates)."""
     issues: list[Issue] = []
     issues += duplicates(owned)
     issues += priority_rules(decoded)
     issues += workload_rules(decoded)
-    issues += pod_group_rules(decoded, broken, unread)
+    issues += pod_group_rules(decoded)
     issues += controller_limits(decoded)
     return issues
 
@@ -270,15 +266,12 @@ def priority_rules(decoded: Decoded) -> Iterator[Issue]:
 
 
 def workload_rules(decoded: Decoded) -> Iterator[Issue]:
+    """The 1.35 and 1.36 versions' rules (v1alpha1, v1alpha2), which no 1.37 server serves;
+    v1alpha3 and v1beta1 are validate_scheduling.py's, checked as each object is read."""
     for doc, workload in decoded.workloads:
-        spec = doc.obj["spec"]
         if workload.api_version not in (V1ALPHA1, V1ALPHA2):
-            # v1alpha3/v1beta1: a union of two lists, exactly one of them set.
-            has_pg = bool(workload.pod_group_templates)
-            has_cpg = bool(workload.composite_pod_group_templates)
-            if has_pg == has_cpg:
-                both = ", but both are set" if has_pg else ""
-                yield Issue(doc, ("spec",), f"exactly one of podGroupTemplates, compositePodGroupTemplates is required{both}")
+            continue
+        spec = doc.obj["spec"]
         ref = spec.get("controllerRef") or {}
         yield from _check_names(doc, [
             (("spec", "controllerRef", "apiGroup"), ref.get("apiGroup"), False),
@@ -344,16 +337,16 @@ def _ref_paths(api_version: str) -> tuple[tuple, tuple]:
     return ("spec", "workloadRef", "workloadName"), ("spec", "workloadRef", "templateName")
 
 
-def pod_group_rules(decoded: Decoded, broken: set[Identity], unread: Sequence[str] = ()) -> Iterator[Issue]:
-    """Template references must resolve (the apiserver rejects a PodGroup whose Workload or
-    template is missing); names in references are DNS names; `all` disruption needs a gang;
-    a parent link needs a workloadRef."""
-    workloads = {(w.namespace, w.name): _templates(w) for _, w in decoded.workloads}
+def pod_group_rules(decoded: Decoded) -> Iterator[Issue]:
+    """The v1alpha2 (1.36) PodGroup's rules: names in its template reference are DNS names,
+    `PodGroup` disruption needs a gang, a parent link needs a workload reference. v1alpha3 and
+    v1beta1 are validate_scheduling.py's, checked as each object is read."""
     groups: list[tuple[Document, PodGroup | CompositePodGroup, bool]] = [
         (doc, g, False) for doc, g in decoded.pod_groups]
     groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
     for doc, group, composite in groups:
-        kind = "composite pod group template" if composite else "pod group template"
+        if group.api_version != V1ALPHA2:
+            continue
         workload_path, template_path = _ref_paths(group.api_version)
         yield from _check_names(doc, [
             (workload_path, group.workload_name, False),
@@ -364,26 +357,38 @@ def pod_group_rules(decoded: Decoded, broken: set[Identity], unread: Sequence[st
             yield Issue(doc, ("spec", "parentCompositePodGroupName"), "requires spec.workloadRef")
         if not composite and group.policy == BASIC and group.disruption_mode == DISRUPTION_ALL:
             yield Issue(doc, ("spec", "disruptionMode"), _all_on_basic(group.api_version))
+
+
+# A reference to a Workload or template that is not there: kube-apiserver v1.37 accepts it (no
+# validation nor admission plugin looks the Workload up; PodGroupProtection only adds a
+# finalizer) and kube-scheduler never reads a PodGroup's Workload, so the group is planned by its
+# own spec. Said as a note: it is most often a typo.
+_DANGLING = "; the API server accepts the reference and kube-scheduler does not read it"
+
+
+def reference_notes(decoded: Decoded) -> list[Issue]:
+    """PodGroups and CompositePodGroups whose workload reference leads nowhere, as notes."""
+    workloads = {(w.namespace, w.name): _templates(w) for _, w in decoded.workloads}
+    groups: list[tuple[Document, PodGroup | CompositePodGroup, bool]] = [
+        (doc, g, False) for doc, g in decoded.pod_groups]
+    groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
+    notes = []
+    for doc, group, composite in groups:
         if group.workload_name is None:
             continue
+        workload_path, template_path = _ref_paths(group.api_version)
         templates = workloads.get((group.namespace, group.workload_name))
         if templates is None:
-            if ("Workload", group.namespace, group.workload_name) not in broken:
-                missing = f'Workload "{group.workload_name}" not found in namespace "{group.namespace}"'
-                if unread:
-                    missing += f" (it may be in {_files(unread)}, which could not be read whole)"
-                yield Issue(doc, workload_path, missing)
+            notes.append(Issue(doc, workload_path, f'Workload "{group.workload_name}" not found in namespace '
+                                                   f'"{group.namespace}"{_DANGLING}'))
             continue
+        kind = "composite pod group template" if composite else "pod group template"
         names_ = templates[1] if composite else templates[0]
         if group.template_name not in names_:
             have = ", ".join(sorted(names_)) or "none"
-            yield Issue(doc, template_path,
-                        f'Workload "{group.workload_name}" has no {kind} "{group.template_name}" (it has: {have})')
-
-
-def _files(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:3])
-    return shown + (f" or {len(names) - 3} other files" if len(names) > 3 else "")
+            notes.append(Issue(doc, template_path, f'Workload "{group.workload_name}" has no {kind} '
+                                                   f'"{group.template_name}" (it has: {have}){_DANGLING}'))
+    return notes
 
 
 # --- pods and budgets --------------------------------------------------------------------------
@@ -392,14 +397,15 @@ def _files(names: Sequence[str]) -> str:
 def pod_links(doc: Document) -> Iterator[Issue]:
     """A pod names its group one way (1.35 workloadRef or 1.36+ schedulingGroup), with DNS names."""
     spec = doc.obj["spec"]
-    group = spec.get("schedulingGroup") or {}
+    yield from validate_scheduling.scheduling_group_issues(doc, spec)
+    group = spec.get("schedulingGroup")
     ref = spec.get("workloadRef") or {}
-    if not group and not ref:
+    if not ref:
         return
-    if group and ref:
+    if group is not None:
         yield Issue(doc, ("spec", "schedulingGroup"), "cannot be set together with spec.workloadRef")
+    # 1.35's field, which a 1.37 server does not have: its names are checked as 1.35 did
     yield from _check_names(doc, [
-        (("spec", "schedulingGroup", "podGroupName"), group.get("podGroupName"), False),
         (("spec", "workloadRef", "name"), ref.get("name"), False),
         (("spec", "workloadRef", "podGroup"), ref.get("podGroup"), True),
         (("spec", "workloadRef", "podGroupReplicaKey"), ref.get("podGroupReplicaKey"), True),

@@ -5,6 +5,7 @@ These run the real loader and planner. The catalogue of every problem message li
 tests/problems (it generates docs/problems.md); here are the behaviours around the messages:
 streams, exit codes, files left alone, bounded time.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -389,20 +390,37 @@ def test_a_configuration_among_broken_manifests_is_still_checked(tmp_path):
     assert len(lines) == 2
 
 
-def test_a_missing_reference_is_reported_with_a_syntax_error_elsewhere(tmp_path):
+def test_a_bad_group_is_reported_with_a_syntax_error_elsewhere(tmp_path):
     (tmp_path / "a-broken.yaml").write_text("kind: [\n")
     (tmp_path / "node.yaml").write_text(NODE)
     (tmp_path / "pg.yaml").write_text(
         "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
         "metadata: {name: g, namespace: default}\nspec:\n"
         "  workloadRef: {workloadName: nowhere, templateName: t}\n"
-        "  schedulingPolicy: {gang: {minCount: 2}}\n")
+        "  schedulingPolicy: {}\n")
     result = run("simulate", tmp_path)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[1] == (
-        f"{tmp_path / 'pg.yaml'}:5: PodGroup default/g: spec.workloadRef.workloadName: Workload "
-        f"\"nowhere\" not found in namespace \"default\" (it may be in {tmp_path / 'a-broken.yaml'}, "
-        "which could not be read whole)")
+        f"{tmp_path / 'pg.yaml'}:6: PodGroup default/g: spec.schedulingPolicy: Invalid value: \"\": "
+        "must specify one of: `basic`, `gang`")
+
+
+def test_a_reference_to_a_missing_workload_is_planned_with_a_note(tmp_path):
+    """kube-apiserver v1.37 accepts it and kube-scheduler never reads a PodGroup's Workload."""
+    (tmp_path / "node.yaml").write_text(NODE)
+    (tmp_path / "pg.yaml").write_text(
+        "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+        "metadata: {name: g, namespace: default}\nspec:\n"
+        "  workloadRef: {workloadName: nowhere, templateName: t}\n"
+        "  schedulingPolicy: {gang: {minCount: 2}}\n")
+    result = run("simulate", tmp_path, "-o", "json")
+    assert result.exit_code in (0, 1), result.stderr
+    assert ('PodGroup default/g: spec.workloadRef.workloadName: Workload "nowhere" not found in namespace '
+            '"default"; the API server accepts the reference and kube-scheduler does not read it'
+            in json.loads(result.stdout)["notes"])
+    checked = run("validate", tmp_path)
+    assert checked.exit_code == 0
+    assert 'Warning: PodGroup default/g: spec.workloadRef.workloadName: Workload "nowhere" not found' in checked.stderr
 
 
 def test_an_output_file_that_is_not_a_regular_file_is_written_in_place(tmp_path):

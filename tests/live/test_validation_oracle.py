@@ -101,10 +101,18 @@ def _expected_from_server(server_lines: list[str]) -> list[str]:
     return out
 
 
+_CUT = re.compile(r"^(.*)…\(\d+ characters cut\)…(.*)$", re.S)
+
+
 def _tool_in_server_words(tool_lines: list[str], server: list[str]) -> list[str]:
     out = []
     decoded = {line.split(": ", 1)[0] for line in server if line.endswith(ANY)}
     for line in tool_lines:
+        # A long value is shown with its middle cut out (errors.shorten): the server's line
+        # it stands for is the one with the same start and end.
+        cut = _CUT.match(line)
+        if cut:
+            line = next((s for s in server if s.startswith(cut.group(1)) and s.endswith(cut.group(2))), line)
         who = line.split(": ", 1)[0]
         if who in decoded:  # the server stopped at decoding: that the tool refuses is enough
             if f"{who}: {ANY}" not in out:
@@ -127,72 +135,20 @@ def _tool_in_server_words(tool_lines: list[str], server: list[str]) -> list[str]
 # Cases where the tool does not yet say what the server says, each to be fixed and then removed
 # (strict: a case that starts to agree fails until it is taken off this list).
 NOT_YET = frozenset({
+    "the-api-server-s-rules-a-label-selector-the-api-server-refuses",
     "kinds-and-fields-an-unsupported-value",
     "kinds-and-fields-a-service-or-statefulset-name-with-dots",
     "the-api-server-s-rules-an-invalid-resource-name",
     "quantities-a-negative-request",
-    "references-and-groups-a-podgroup-naming-a-workload-that-is-not-in-the-input",
-    "references-and-groups-a-podgroup-naming-a-template-its-workload-lacks",
-    "references-and-groups-mincount-below-1",
     "references-and-groups-a-priorityclassname-that-is-not-in-the-input",
     "references-and-groups-a-priorityclass-value-above-the-user-definable-range",
     "references-and-groups-a-poddisruptionbudget-with-both-minavailable-and-maxunavai",
-    "references-and-groups-a-workload-with-no-templates",
     "references-and-groups-an-indexed-job-without-completions",
-    "corpus-v1beta1-workload-two-templates-with-one-name",
-    "corpus-v1beta1-workload-an-empty-template-name",
-    "corpus-v1beta1-workload-basic-and-gang-both",
-    "corpus-v1beta1-workload-neither-basic-nor-gang",
-    "corpus-v1beta1-workload-no-scheduling-policy",
-    "corpus-v1beta1-workload-a-gang-of-zero-and-of-minus-one",
-    "corpus-v1beta1-workload-no-templates-at-all",
-    "corpus-v1beta1-workload-both-template-lists",
-    "corpus-v1beta1-workload-a-composite-template-without-children",
-    "corpus-v1beta1-workload-composite-templates-five-deep",
-    "corpus-v1beta1-workload-templates-with-different-priority-classes",
-    "corpus-v1beta1-workload-a-composite-s-children-with-different-priority-classes",
-    "corpus-v1beta1-workload-one-name-for-a-template-and-a-composite-template",
-    "corpus-v1beta1-workload-a-controllerref-without-kind-or-name",
-    "corpus-v1beta1-workload-a-controllerref-with-bad-names",
-    "corpus-v1beta1-workload-all-or-nothing-disruption-on-a-basic-template",
-    "corpus-v1beta1-workload-topology-constraints-with-bad-keys",
-    "corpus-v1beta1-podgroup-a-parent-without-a-workloadref",
-    "corpus-v1beta1-podgroup-empty-names-in-its-workloadref",
-    "corpus-v1beta1-podgroup-bad-names-in-its-workloadref",
-    "corpus-v1beta1-podgroup-an-empty-scheduling-policy",
-    "corpus-v1beta1-podgroup-no-spec-fields",
-    "corpus-v1beta1-podgroup-a-workload-that-does-not-exist",
-    "corpus-v1beta1-podgroup-a-template-its-workload-does-not-have",
-    "corpus-v1beta1-podgroup-all-or-nothing-disruption-with-a-basic-policy",
-    "corpus-v1alpha3-workload-two-templates-with-one-name",
-    "corpus-v1alpha3-workload-an-empty-template-name",
-    "corpus-v1alpha3-workload-basic-and-gang-both",
-    "corpus-v1alpha3-workload-neither-basic-nor-gang",
-    "corpus-v1alpha3-workload-no-scheduling-policy",
-    "corpus-v1alpha3-workload-a-gang-of-zero-and-of-minus-one",
-    "corpus-v1alpha3-workload-no-templates-at-all",
-    "corpus-v1alpha3-workload-both-template-lists",
-    "corpus-v1alpha3-workload-a-composite-template-without-children",
-    "corpus-v1alpha3-workload-composite-templates-five-deep",
-    "corpus-v1alpha3-workload-templates-with-different-priority-classes",
-    "corpus-v1alpha3-workload-a-composite-s-children-with-different-priority-classes",
-    "corpus-v1alpha3-workload-one-name-for-a-template-and-a-composite-template",
-    "corpus-v1alpha3-workload-a-controllerref-without-kind-or-name",
-    "corpus-v1alpha3-workload-a-controllerref-with-bad-names",
-    "corpus-v1alpha3-workload-all-or-nothing-disruption-on-a-basic-template",
-    "corpus-v1alpha3-workload-topology-constraints-with-bad-keys",
-    "corpus-v1alpha3-podgroup-a-parent-without-a-workloadref",
-    "corpus-v1alpha3-podgroup-empty-names-in-its-workloadref",
-    "corpus-v1alpha3-podgroup-bad-names-in-its-workloadref",
-    "corpus-v1alpha3-podgroup-an-empty-scheduling-policy",
-    "corpus-v1alpha3-podgroup-no-spec-fields",
-    "corpus-v1alpha3-podgroup-a-workload-that-does-not-exist",
-    "corpus-v1alpha3-podgroup-a-template-its-workload-does-not-have",
-    "corpus-v1alpha3-podgroup-all-or-nothing-disruption-with-a-basic-policy",
-    "corpus-v1alpha3-compositepodgroup-an-empty-scheduling-policy",
-    "corpus-pod-an-empty-schedulinggroup",
-    "corpus-pod-an-empty-podgroupname",
 })
+
+
+def test_every_case_not_yet_agreeing_exists():
+    assert NOT_YET <= set(_ids(COMPARED))
 
 
 def _params(cases: list[Case]) -> list:
