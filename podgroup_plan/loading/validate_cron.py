@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from podgroup_plan.controllers.cron_parse import CronError, load_location_error, parse_schedule
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_errors import invalid, required
 
@@ -34,6 +33,10 @@ def schedule_problems(schedule: Any) -> list[str]:
         return [required()]
     if not isinstance(schedule, str):
         return []  # the schema reports it
+    # imported here: the controllers package (numpy and all) is not loaded at startup, and a
+    # run without CronJobs never needs it (tests/cli/test_cli_startup_imports.py)
+    from podgroup_plan.controllers.cron_parse import CronError, parse_schedule
+
     problems = []
     try:
         parse_schedule(schedule)
@@ -57,6 +60,8 @@ def time_zone_problems(time_zone: Any) -> list[str]:
     if time_zone.lower() == "local":  # strings.EqualFold
         problems.append(invalid(time_zone, "timeZone must be an explicit time zone as defined in "
                                            "https://www.iana.org/time-zones"))
+    from podgroup_plan.controllers.cron_parse import load_location_error
+
     problem = load_location_error(time_zone)
     if problem:
         problems.append(invalid(time_zone, problem))
