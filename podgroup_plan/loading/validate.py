@@ -31,6 +31,7 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
+from podgroup_plan.loading.validate_context import limit_range_issues, runtime_class_issues
 from podgroup_plan.loading.validate_cron import cron_job_issues
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
@@ -122,6 +123,10 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
         issues += cron_job_issues(doc)
     elif validate_scheduling.applies(doc):
         issues += validate_scheduling.issues(doc)
+    elif kind == "RuntimeClass":
+        issues += runtime_class_issues(doc)
+    elif kind == "LimitRange":
+        issues += limit_range_issues(doc)
     if kind in _SPEC_RULES:
         issues += object_issues(doc)
     elif kind in OPERATOR_KINDS:
@@ -131,7 +136,7 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
 
 # The built-in kinds validate_pods.py has rules for (pod specs, taints, controllers' selectors).
 _SPEC_RULES = frozenset({"Pod", "Node", "Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet",
-                         "ReplicationController", "CronJob", "RuntimeClass"})
+                         "ReplicationController", "CronJob"})
 
 
 def check_input(decoded: Decoded, owned: list[tuple[Identity, Document]]) -> list[Issue]:

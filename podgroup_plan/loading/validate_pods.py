@@ -167,7 +167,7 @@ def _resource_problems(limits: dict, requests: dict) -> Iterator[tuple[Path, str
             yield ("limits",), required("Limit must be set for non overcommitable resources")
 
 
-def _toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
+def toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
     """ValidateTolerations, in its order and with its texts (remembered per list: the pods of a
     dump share their tolerations)."""
     try:
@@ -346,7 +346,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
         issues += label_map_issues(doc, at + ("nodeSelector",), selector)
     tolerations = spec.get("tolerations")
     if tolerations:
-        issues += _toleration_issues(doc, at + ("tolerations",), tolerations)
+        issues += toleration_issues(doc, at + ("tolerations",), tolerations)
     affinity = spec.get("affinity")
     if isinstance(affinity, dict) and isinstance(affinity.get("nodeAffinity"), dict):
         issues += _node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
@@ -525,10 +525,6 @@ def object_issues(doc: Document) -> list[Issue]:
     """The rules of this module that apply to one document of a built-in kind (the operators'
     pod templates: validate_operators.py)."""
     kind = doc.kind
-    if kind == "RuntimeClass":  # node/v1 ValidateRuntimeClass: its scheduling's tolerations
-        scheduling = doc.obj.get("scheduling")
-        tolerations = scheduling.get("tolerations") if isinstance(scheduling, dict) else None
-        return list(_toleration_issues(doc, ("scheduling", "tolerations"), tolerations)) if tolerations else []
     spec = doc.obj.get("spec")
     if not isinstance(spec, dict):
         return []

@@ -345,6 +345,29 @@ spec:
               "parse gets the parser's own words (robfig/cron's, as the API server quotes them); "
               "\"TZ\" anywhere in it is refused (`spec.timeZone` says the zone), and so is a time "
               "zone that is empty, `Local` or unknown."),
+    Case("The API server's rules", "A RuntimeClass or LimitRange the API server refuses",
+         {"m.yaml": doc(NODE, """\
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc_v2
+scheduling:
+  nodeSelector: {sandbox: gvisor}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: shop}
+spec:
+  limits:
+  - type: Containers
+    defaultRequest: {cpu: 100m}
+  - type: ""
+""")}, "must be a standard limit type or fully qualified",
+         note="The objects admission reads for new pods are validated as the API server validates "
+              "them (node ValidateRuntimeClass, core ValidateLimitRange): a RuntimeClass's `handler` "
+              "is required and a DNS label (its scheduling's node selector and tolerations are checked "
+              "as a pod's, and its tolerations must be unique); a LimitRange item's `type` is "
+              "`Pod`, `Container`, `PersistentVolumeClaim` or a prefixed name, once per LimitRange."),
     Case("The API server's rules", "Several problems in one object",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Exists, value: x}]\n"
                                           "  topologySpreadConstraints:\n"
