@@ -31,6 +31,7 @@ from podgroup_plan.loading.field_errors import (
     GoStruct,
     duplicate,
     invalid,
+    is_dns1123_label,
     is_label_key,
     is_label_value,
     label_name_errors,
@@ -276,7 +277,8 @@ def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Is
 def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
     """validatePodAffinityTerm: ValidatePodAffinityTermSelector (its labelSelector and
     namespaceSelector through ValidateLabelSelector, label values checked: validateAffinity
-    passes opts.AllowInvalidLabelValueInSelector, false on create), then the topologyKey: an
+    passes opts.AllowInvalidLabelValueInSelector, false on create), the namespaces' names,
+    then the topologyKey: an
     empty or missing one (Go's "") is `Required value: can not be empty`, and then, whatever
     it is, ValidateLabelName's messages (for "": `name part must be non-empty` and the
     regex's), in that order."""
@@ -295,6 +297,13 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Is
                 continue
             for field_ in ("labelSelector", "namespaceSelector"):
                 yield from label_selector_issues(doc, term_at + (field_,), term.get(field_))
+            # each of `namespaces` through ValidateNamespaceName (NameIsDNSLabel), reported at
+            # upstream's `<term>.namespace` and located at the name itself
+            shown = format_path(term_at + ("namespace",))
+            for j, name in enumerate(term.get("namespaces") or ()):
+                if isinstance(name, str):
+                    for m in is_dns1123_label(name):
+                        yield Issue(doc, term_at + ("namespaces", j), invalid(name, m), shown=shown)
             key = term.get("topologyKey") or ""
             if isinstance(key, str):
                 if not key:

@@ -228,3 +228,20 @@ def test_selector_parses(selector, parses):
 ])
 def test_operators_hold(rq, holds):
     assert operators_hold({"matchExpressions": [rq]}) is holds
+
+
+def test_pod_affinity_namespaces_are_dns_labels(manifests):
+    """validatePodAffinityTerm: each of `namespaces` through ValidateNamespaceName, reported at
+    upstream's `<term>.namespace` (sic) with the name's own line (kube-apiserver v1.37.2 says the
+    same)."""
+    pod = _pod({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        _term(namespaces=["Team_A", "ok", "a.b"])]}}})
+    at = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespace"
+    dns_label = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                 "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                 "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, pod], sort_keys=False))
+    problems = manifests.problems("m.yaml")
+    assert [p.split(": ", 2)[2] for p in problems] == [
+        f'{at}: Invalid value: "Team_A": {dns_label}', f'{at}: Invalid value: "a.b": must not contain dots']
+    assert [p.split(":")[1] for p in problems] == ["22", "24"]  # each name's own line

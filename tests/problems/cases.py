@@ -275,6 +275,15 @@ spec:
          note="validatePodAffinityTerm: a missing or empty key is `Required value`, and then "
               "ValidateLabelName judges the empty text too; the problems of one field are listed in "
               "the order the API server lists them."),
+    Case("The API server's rules", "A pod affinity term naming a namespace that cannot exist",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity:\n    podAffinity:\n"
+                                          "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                                          "      - topologyKey: kubernetes.io/hostname\n"
+                                          "        namespaces: [team_a]\n"
+                                          "        labelSelector: {matchLabels: {app: db}}\n"))},
+         "namespace: Invalid value: \"team_a\"",
+         note="validatePodAffinityTerm checks each of `namespaces` as a namespace name (a DNS label) "
+              "and reports it at the term's `namespace`, as the API server words the path."),
     Case("The API server's rules", "An operator's pod template the API server would refuse",
          {"m.yaml": doc(NODE, """\
 apiVersion: leaderworkerset.x-k8s.io/v1
