@@ -32,9 +32,9 @@ def decode_node(doc: Document, report: Report) -> Node:
     spec = obj.get("spec") or {}
     status = obj.get("status") or {}
     if status.get("allocatable"):
-        allocatable = in_units(quantities(status["allocatable"], ("status", "allocatable"), report))
+        allocatable = in_units(quantities(status["allocatable"], ("status", "allocatable"), report, validated=True))
     else:
-        allocatable = in_units(quantities(status.get("capacity"), ("status", "capacity"), report))
+        allocatable = in_units(quantities(status.get("capacity"), ("status", "capacity"), report, validated=True))
     allocatable.setdefault(PODS, DEFAULT_NODE_PODS)
     return Node(
         name=meta["name"],

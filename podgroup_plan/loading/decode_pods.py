@@ -57,21 +57,16 @@ _POD_LEVEL_RESOURCES = (CPU, MEMORY)
 
 def container_requests(container: Mapping, path: tuple, report: Report) -> dict[str, int | Fraction]:
     """A container's requests after apiserver defaulting: a resource with a limit but no
-    request requests its limit. A request above its limit is reported, as validation does."""
+    request requests its limit. (A negative amount, or a request above its limit, is the API
+    server's validation's to report: validate_resources.py.)"""
     resources = container.get("resources") or {}
-    requests = quantities(resources.get("requests"), path + ("resources", "requests"), report)
+    requests = quantities(resources.get("requests"), path + ("resources", "requests"), report, validated=True)
     limits = resources.get("limits")
     if limits:
-        limit_q = quantities(limits, path + ("resources", "limits"), report)
+        limit_q = quantities(limits, path + ("resources", "limits"), report, validated=True)
         for name, limit in limit_q.items():
-            request = requests.get(name)
-            if request is None:
+            if name not in requests:
                 requests[name] = limit
-            elif request > limit:
-                report(
-                    path + ("resources", "requests", name),
-                    f"must be less than or equal to {name} limit of {limits[name]}",
-                )
     return requests
 
 
@@ -205,7 +200,7 @@ def pod_requests(spec: Mapping, report: Report, resize=None) -> tuple[dict[str, 
                 total[name] = a
     overhead = spec.get("overhead")
     if overhead:
-        extra = quantities(overhead, ("spec", "overhead"), report)
+        extra = quantities(overhead, ("spec", "overhead"), report, validated=True)
         _add(total, extra)
         _add(non_zero, {k: v for k, v in extra.items() if k in (CPU, MEMORY)})
     requests = {name: v for name, v in check_total(in_units(total), ("spec",), report).items() if v}

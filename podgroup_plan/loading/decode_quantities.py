@@ -11,6 +11,8 @@ from typing import Mapping
 
 from podgroup_plan.errors import shorten
 from podgroup_plan.loading.decode_meta import Report
+from podgroup_plan.loading.field_errors import invalid
+from podgroup_plan.loading.quantity_text import quantity_text
 from podgroup_plan.model.objects import CPU
 from podgroup_plan.model.quantity import MAX_INT64, parse_quantity
 
@@ -44,8 +46,11 @@ def unit(name: str, a: int | Fraction) -> int:
     return -(-a // 1_000_000) if name == CPU else -(-a // NANO)
 
 
-def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str, int | Fraction]:
-    """A ResourceList in nano-units; invalid or negative amounts are reported and dropped."""
+def quantities(values: Mapping | None, path: tuple, report: Report, validated: bool = False) -> dict[str, int | Fraction]:
+    """A ResourceList in nano-units; invalid or negative amounts are reported and dropped.
+    `validated`: the API server's validation of this list (validate_resources.py) reports a
+    negative amount, in its words and at its path, so it is dropped without a word here; the
+    lists it does not validate (a pod's status) get ValidateNonnegativeQuantity's text."""
     out: dict[str, int | Fraction] = {}
     if not values:
         return out
@@ -56,7 +61,8 @@ def quantities(values: Mapping | None, path: tuple, report: Report) -> dict[str,
             report(path + (name,), str(e))
             continue
         if a < 0:
-            report(path + (name,), f"must be greater than or equal to 0, got {shorten(str(raw))}")
+            if not validated:
+                report(path + (name,), invalid(quantity_text(raw), "must be greater than or equal to 0"))
             continue
         if unit(name, a) > MAX_INT64:
             report(path + (name,), too_large(name, f'"{shorten(str(raw))}"'))

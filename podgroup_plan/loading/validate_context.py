@@ -5,7 +5,10 @@ Mirrors Kubernetes v1.37.0:
 
 * `pkg/apis/node/validation/validation.go` ValidateRuntimeClass: `handler` is required and a
   DNS label (NameIsDNSLabel's messages, each a field.Invalid; the declarative
-  `+k8s:required` and `+k8s:format=k8s-short-name` say the same); validateScheduling: the
+  `+k8s:required` and `+k8s:format=k8s-short-name` say the same); validateOverhead: the
+  `overhead.podFixed` amounts as a container's limits (validate_resources.py, shown at
+  `overhead.limits[...]` as upstream names them; node/v1 has no defaulting that rounds them);
+  validateScheduling: the
   node selector through ValidateLabels, the tolerations through ValidateTolerations and unique
   (field.Duplicate of the toleration, json.Marshal of the internal core.Toleration);
 * `pkg/apis/core/validation/validation.go` ValidateLimitRange: each item's `type` through
@@ -13,9 +16,8 @@ Mirrors Kubernetes v1.37.0:
   without a prefix must be Pod, Container or PersistentVolumeClaim:
   helper.IsStandardLimitRangeType) and no type twice (field.Duplicate).
 
-Not checked here: a RuntimeClass's `overhead.podFixed` (validateOverhead's resource names and
-quantities: the pod-spec rules for resources, validate_pods.py, are where they would go) and a
-LimitRange's bounds, which the planner does not apply (admission.py's notes).
+Not checked here: a LimitRange's bounds, which the planner does not apply (admission.py's
+notes).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from podgroup_plan.loading.field_errors import (
     required,
 )
 from podgroup_plan.loading.validate_pods import toleration_issues
+from podgroup_plan.loading.validate_resources import overhead_issues
 from podgroup_plan.loading.validate_selectors import label_map_issues
 
 _LIMIT_TYPES = frozenset({"Pod", "Container", "PersistentVolumeClaim"})  # standardLimitRangeTypes
@@ -44,6 +47,10 @@ def runtime_class_issues(doc: Document) -> list[Issue]:
         issues.append(Issue(doc, ("handler",), required()))
     elif isinstance(handler, str):
         issues += [Issue(doc, ("handler",), invalid(handler, m)) for m in is_dns1123_label(handler)]
+    overhead = obj.get("overhead")
+    pod_fixed = overhead.get("podFixed") if isinstance(overhead, dict) else None
+    if isinstance(pod_fixed, dict):
+        issues += overhead_issues(doc, ("overhead", "podFixed"), pod_fixed, ("overhead",), defaulted=False)
     scheduling = obj.get("scheduling")
     if isinstance(scheduling, dict):
         selector = scheduling.get("nodeSelector")

@@ -5,9 +5,8 @@ Mirrors Kubernetes v1.37.0 `pkg/apis/core/validation/validation.go`: ValidatePod
 `unversionedvalidation.ValidateLabels(spec.NodeSelector)`, ValidateTolerations,
 validateNodeAffinity / ValidateNodeSelector / ValidateNodeSelectorRequirement /
 ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints (ValidateSpreadConstraintNotRepeat,
-validateMinDomains), validateResourceRequirements with ValidateContainerResourceName and
-ValidateResourceQuantityValue (and `pkg/apis/core/helper` IsIntegerResourceName,
-IsExtendedResourceName, IsOvercommitAllowed), validateOverhead, validateNodeTaints;
+validateMinDomains), validateNodeTaints, and the resources of containers, pods, overheads and
+Nodes through validate_resources.py;
 validatePodAffinityTerm and ValidatePodAffinityTermSelector; `pkg/apis/apps/validation`
 ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec
 and ValidatePodTemplateSpecForReplicaSet, `pkg/apis/batch/validation` ValidateJobSpec,
@@ -23,7 +22,6 @@ passed its schema, so the types are right. Not checked because v1.37.0 does not 
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator
 
 from podgroup_plan.loading.documents import Document, Issue
@@ -32,141 +30,26 @@ from podgroup_plan.loading.field_errors import (
     duplicate,
     invalid,
     is_dns1123_label,
-    is_label_key,
     is_label_value,
     label_name_errors,
     not_supported,
     required,
 )
 from podgroup_plan.loading.field_lines import format_path
+from podgroup_plan.loading.validate_resources import (
+    node_resource_issues,
+    overhead_issues,
+    pod_resource_issues,
+    resource_requirement_issues,
+)
 from podgroup_plan.loading.validate_selectors import (
     label_map_issues,
     label_selector_issues,
     selector_parses,
     selector_value,
 )
-from podgroup_plan.model.quantity import parse_quantity, to_milli
 
 Path = tuple
-
-# pkg/apis/core/helper/helpers.go
-_STANDARD_CONTAINER_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
-_STANDARD_RESOURCES = frozenset({
-    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
-    "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage",
-    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
-    "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
-    "services.loadbalancers",
-})
-_INTEGER_RESOURCES = frozenset({
-    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
-    "persistentvolumeclaims", "services.nodeports", "services.loadbalancers",
-})
-_HUGE_PAGES = "hugepages-"
-
-
-def _is_native(name: str) -> bool:
-    return "/" not in name or "kubernetes.io/" in name
-
-
-def _is_extended(name: str) -> bool:
-    """IsExtendedResourceName: not native, not `requests.`-prefixed, and a qualified name once
-    prefixed with `requests.` (as quota names it)."""
-    if _is_native(name) or name.startswith("requests."):
-        return False
-    return not is_label_key("requests." + name)
-
-
-def _is_overcommit_allowed(name: str) -> bool:
-    return _is_native(name) and not name.startswith(_HUGE_PAGES)
-
-
-def _is_integer(name: str) -> bool:
-    return name in _INTEGER_RESOURCES or _is_extended(name)
-
-
-def _is_standard(name: str) -> bool:
-    # IsStandardResourceName: also `requests.hugepages-*` (IsQuotaHugePageResourceName)
-    return name in _STANDARD_RESOURCES or name.startswith((_HUGE_PAGES, "requests." + _HUGE_PAGES))
-
-
-def container_resource_name_errors(name: str) -> list[str]:
-    """ValidateContainerResourceName (validateResourceName first)."""
-    errs = [invalid(name, m) for m in is_label_key(name)]
-    if errs:
-        return errs
-    if "/" not in name:
-        if not _is_standard(name):
-            return [invalid(name, "must be a standard resource type or fully qualified")]
-        if name not in _STANDARD_CONTAINER_RESOURCES and not name.startswith(_HUGE_PAGES):
-            return [invalid(name, "must be a standard resource for containers")]
-    elif not _is_native(name) and not _is_extended(name):
-        return [invalid(name, "doesn't follow extended resource name standard")]
-    return []
-
-
-def _quantity(raw: Any):
-    try:
-        return parse_quantity(raw)
-    except (ValueError, TypeError, OverflowError):
-        return None  # the decoder reports it ("invalid quantity")
-
-
-def _text(raw: Any) -> str:
-    # Quantity.String(): the canonical form. The text as written is what users recognise; it is
-    # the canonical form for the integers these rules are about (`2`, `500m`).
-    return raw if isinstance(raw, str) else json.dumps(raw)
-
-
-def resource_requirement_issues(doc: Document, at: Path, resources: dict, limits_only: bool = False) -> Iterator[Issue]:
-    """validateResourceRequirements with ValidateContainerResourceName, after defaulting
-    (SetDefaults_Container copies a limit into a request left unset, so a limit alone is fine).
-    The pods of a dump share a few resource shapes: the answer is remembered per shape."""
-    limits = resources.get("limits") or {}
-    requests = {} if limits_only else (resources.get("requests") or {})
-    try:
-        key = (tuple(limits.items()), tuple(requests.items()))
-        found = _RESOURCE_ANSWERS.get(key)
-    except TypeError:  # a value that is no string or number: the schema said so already
-        key, found = None, None
-    if found is None:
-        found = tuple(_resource_problems(limits, requests))
-        if key is not None and len(_RESOURCE_ANSWERS) < 4096:
-            _RESOURCE_ANSWERS[key] = found
-    for rel, message in found:
-        yield Issue(doc, at + rel, message)
-
-
-_RESOURCE_ANSWERS: dict[tuple, tuple[tuple[Path, str], ...]] = {}
-
-
-def _resource_problems(limits: dict, requests: dict) -> Iterator[tuple[Path, str]]:
-    for name, raw in limits.items():
-        path = ("limits", name)
-        for m in container_resource_name_errors(name):
-            yield path, m
-        q = _quantity(raw)
-        if q is not None and _is_integer(name) and to_milli(q) % 1000:
-            yield path, invalid(_text(raw), "must be an integer")
-    for name, raw in requests.items():
-        path = ("requests", name)
-        for m in container_resource_name_errors(name):
-            yield path, m
-        q = _quantity(raw)
-        if q is None:
-            continue
-        if _is_integer(name) and to_milli(q) % 1000:  # MilliValue()%1000 != 0
-            yield path, invalid(_text(raw), "must be an integer")
-        if name in limits:
-            limit = _quantity(limits[name])
-            if limit is None:
-                continue
-            # (a request above the limit of an overcommitable resource: decode_pods.py says so)
-            if q != limit and not _is_overcommit_allowed(name):
-                yield ("requests",), invalid(_text(raw), f"must be equal to {name} limit of {_text(limits[name])}")
-        elif not _is_overcommit_allowed(name):
-            yield ("limits",), required("Limit must be set for non overcommitable resources")
-
 
 def toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
     """ValidateTolerations, in its order and with its texts (remembered per list: the pods of a
@@ -347,8 +230,9 @@ def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue
         yield from label_selector_issues(doc, at + (i, "labelSelector"), c.get("labelSelector"))
 
 
-def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
-    """Every rule above for one pod spec (`at`: its path in the document)."""
+def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> list[Issue]:
+    """Every rule above for one pod spec (`at`: its path in the document; `pod`: a Pod's, not a
+    template's, which the API server defaults further: validate_resources.py)."""
     issues: list[Issue] = []
     selector = spec.get("nodeSelector")
     if selector:
@@ -370,11 +254,11 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict) -> list[Issue]:
     for field in ("containers", "initContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             if isinstance(c, dict) and isinstance(c.get("resources"), dict):
-                issues += resource_requirement_issues(doc, at + (field, i, "resources"), c["resources"])
+                issues += resource_requirement_issues(doc, at + (field, i, "resources"), c["resources"], pod)
+    if isinstance(spec.get("resources"), dict):
+        issues += pod_resource_issues(doc, at + ("resources",), spec, pod)
     if isinstance(spec.get("overhead"), dict):
-        # validateOverhead: ValidateContainerResourceRequirements{Limits: overhead}, names only
-        # and quantities (no request to compare)
-        issues += resource_requirement_issues(doc, at, {"limits": spec["overhead"]}, limits_only=True)
+        issues += overhead_issues(doc, at + ("overhead",), spec["overhead"], at + ("overhead",))
     return issues
 
 
@@ -535,12 +419,14 @@ def object_issues(doc: Document) -> list[Issue]:
     pod templates: validate_operators.py)."""
     kind = doc.kind
     spec = doc.obj.get("spec")
+    if kind == "Node":  # ValidateNode: the taints, ValidateNodeResources
+        status = doc.obj.get("status")
+        issues = list(taint_issues(doc, ("spec", "taints"), spec.get("taints") or [])) if isinstance(spec, dict) else []
+        return issues + list(node_resource_issues(doc, status)) if isinstance(status, dict) else issues
     if not isinstance(spec, dict):
         return []
     if kind == "Pod":
-        return pod_spec_issues(doc, ("spec",), spec)
-    if kind == "Node":
-        return list(taint_issues(doc, ("spec", "taints"), spec.get("taints") or []))
+        return pod_spec_issues(doc, ("spec",), spec, pod=True)
     if kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet"):
         return _template_spec_issues(doc, ("spec",), spec, kind)
     if kind == "ReplicationController":

@@ -66,8 +66,12 @@ def test_every_problem_of_every_file_at_once(manifests):
          "spec": {"schedulingPolicy": {"gang": {"minCount": 0}}}},
     ))
     assert manifests.problems(".") == [
-        './a.yaml:10: Pod team-a/x: spec.containers[0].resources.limits.cpu: must be greater than or equal to 0, got -1',
+        './a.yaml:10: Pod team-a/x: spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater '
+        'than or equal to 0',
         './a.yaml:10: Pod team-a/x: spec.containers[0].resources.requests.memory: invalid quantity "1Gb"',
+        # the limit is the request too (SetDefaults_Pod), and the API server says so of both
+        './a.yaml:10: Pod team-a/x: spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater '
+        'than or equal to 0',
         './b/c.yaml:4: Node Node_1: metadata.name: Invalid value: "Node_1": ' + SUBDOMAIN,
         # RequiredValue: the declarative rule takes an int32's 0 as unset
         "./b/c.yaml:13: PodGroup default/g: spec.schedulingPolicy.gang.minCount: Required value",
@@ -304,8 +308,9 @@ CASES = [
         id="bad timestamp"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "containers", 0, "resources", "limits", "memory"), "1Gi")), samples.PRIORITY_CLASS],
-        ["in.yaml:113: Pod team-a/trainer-0: spec.containers[0].resources.requests.memory: must be less than or "
-         "equal to memory limit of 1Gi"],
+        # validateResourceRequirements: at reqPath (the line: the request's)
+        ['in.yaml:113: Pod team-a/trainer-0: spec.containers[0].resources.requests: Invalid value: "2Gi": must be '
+         "less than or equal to memory limit of 1Gi"],
         id="request above limit"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "containers", 0, "resources", "requests", "nvidia.com/gpu"), "x")), samples.PRIORITY_CLASS],
@@ -743,3 +748,70 @@ spec:
         ("m.yaml:11", "metadata.taints[1].key"),
         ("m.yaml:20", "spec.nodeSelector"),
     ]
+
+
+def test_resource_problems_are_shown_at_the_api_servers_paths_and_found_at_their_amounts(manifests):
+    """validateResourceRequirements' paths (field.Path.Key: `limits[cpu]`; the requirements'
+    own `requests` and `limits`), validateOverhead's (`spec.overhead.limits[...]`, the overhead
+    checked as a container's limits) and ValidateNodeResources' (`status.capacity.NAME`), each
+    located at the amount concerned; a Pod's limit without a request is its request too
+    (SetDefaults_Pod), and says so twice, at the limit's line."""
+    manifests.write("m.yaml", """\
+apiVersion: v1
+kind: Node
+metadata: {name: n}
+status:
+  capacity:
+    cpu: "4"
+    example.com/gpu: "0.5"
+  allocatable: {cpu: "1", pods: "10"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: a}
+spec:
+  overhead:
+    cpu: 250m
+    memory: -1Mi
+  containers:
+  - name: c
+    image: x
+    resources:
+      requests:
+        example.com/gpu: "1"
+      limits:
+        cpu: -1
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead:
+  podFixed:
+    cpu: -0.5
+""")
+    shown = [(p.split(": ")[0], p.split(": ", 2)[2]) for p in manifests.problems("m.yaml")]
+    assert shown == [
+        ("m.yaml:7", 'status.capacity.example.com/gpu: Invalid value: "500m": must be an integer'),
+        ("m.yaml:16", 'spec.overhead.limits[memory]: Invalid value: "-1Mi": must be greater than or equal to 0'),
+        ("m.yaml:22", "spec.containers[0].resources.limits: Required value: Limit must be set for non "
+                      "overcommitable resources"),
+        ("m.yaml:24", 'spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or '
+                      "equal to 0"),
+        ("m.yaml:24", 'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or '
+                      "equal to 0"),
+        ("m.yaml:32", 'overhead.limits[cpu]: Invalid value: "-500m": must be greater than or equal to 0'),
+    ]
+
+
+def test_a_pod_templates_limit_is_not_its_request(manifests):
+    """SetDefaults_Pod copies limits into requests for Pods, not for pod templates: a
+    Deployment's template says it once."""
+    manifests.write("m.yaml", dump(
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "a"},
+         "spec": {"selector": {"matchLabels": {"app": "d"}}, "template": {
+             "metadata": {"labels": {"app": "d"}},
+             "spec": {"containers": [{"name": "c", "image": "x", "resources": {"limits": {"cpu": "-1"}}}]}}}}))
+    assert [p.split(": ", 2)[2] for p in manifests.problems("m.yaml")] == [
+        'spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or '
+        "equal to 0"]

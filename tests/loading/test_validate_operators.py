@@ -141,8 +141,10 @@ def test_a_bad_resource_name_in_a_ray_worker_template(manifests):
     manifests.write("m.yaml", yaml.safe_dump_all([NODE, obj], sort_keys=False))
     at = "spec.workerGroupSpecs[0].template.spec.containers[0].resources"
     assert [p.split(": ", 2)[2] for p in manifests.problems("m.yaml")] == [
-        f'{at}.requests.gpus: Invalid value: "gpus": must be a standard resource type or fully qualified',
-        f'{at}.limits.gpus: Invalid value: "gpus": must be a standard resource type or fully qualified',
+        f'{at}.requests[gpus]: Invalid value: "gpus": must be a standard resource type or fully qualified',
+        f'{at}.requests[gpus]: Invalid value: "gpus": must be a standard resource for containers',
+        f'{at}.limits[gpus]: Invalid value: "gpus": must be a standard resource type or fully qualified',
+        f'{at}.limits[gpus]: Invalid value: "gpus": must be a standard resource for containers',
     ]
 
 

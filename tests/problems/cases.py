@@ -411,6 +411,14 @@ spec:
     Case("Quantities", "A negative request",
          {"m.yaml": doc(NODE, pod(**{"cpu: 500m": "cpu: -1"}))},
          "must be greater than or equal to 0"),
+    Case("Quantities", "A negative amount in an overhead or a Node's capacity",
+         {"m.yaml": doc(NODE.replace('cpu: "8"', 'cpu: "-8"'), POD.replace("spec:\n", "spec:\n  overhead: {memory: -0.5Gi}\n"))},
+         'spec.overhead.limits[memory]: Invalid value: "-512Mi"',
+         note="ValidateResourceQuantityValue wherever the API server checks amounts: containers' and "
+              "pod-level resources, a pod's or RuntimeClass's overhead (which upstream names `limits`, as "
+              "validateOverhead checks it as a container's limits) and a Node's capacity and "
+              "allocatable. The amount is shown as the API server holds it (`Quantity.String()` after "
+              "defaulting: `-0.5Gi` is `-512Mi`); the line is the amount's."),
     Case("Quantities", "An amount past kube-scheduler's 64-bit integers",
          {"m.yaml": doc(NODE.replace('cpu: "8"', 'cpu: "1e18"'), POD)}, "is too large",
          note="A binarySI amount (`Ki` ... `Ei`) past 2^63-1 is capped silently, as "

@@ -1,0 +1,77 @@
+"""Bad manifests of the core kinds (not the scheduling ones: validation_corpus.py) for the
+comparison with the API server (test_validation_oracle.py): the variations of a rule that one
+catalogue case cannot show. Each entry: (title, YAML of one or more objects)."""
+from __future__ import annotations
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {{name: web-0, namespace: shop}}
+spec:
+{spec}"""
+
+
+def pod(spec: str) -> str:
+    return POD.format(spec=spec)
+
+
+def container(resources: str) -> str:
+    return pod(f"  containers:\n  - name: c\n    image: busybox\n    resources: {resources}\n")
+
+
+CORE_CORPUS: list[tuple[str, str]] = [
+    # validateResourceRequirements: names, amounts, requests against limits
+    ("Resources: negative amounts, as written and canonical",
+     container("{requests: {cpu: '-1', memory: -0.5Gi}, limits: {cpu: '-500m', ephemeral-storage: -1.5}}")),
+    ("Resources: fractional extended resources and pods",
+     container("{requests: {example.com/gpu: '0.5'}, limits: {example.com/gpu: 500m}}")),
+    ("Resources: an extended resource request different from its limit",
+     container("{requests: {example.com/gpu: '1'}, limits: {example.com/gpu: '2'}}")),
+    ("Resources: an extended resource without a limit",
+     container("{requests: {example.com/gpu: '1', example.org/fpga: 2}}")),
+    ("Resources: a request above its limit",
+     container("{requests: {cpu: '2', memory: 3Gi}, limits: {cpu: 1500m, memory: 2048Mi}}")),
+    ("Resources: names of every kind",
+     container("{requests: {gpus: '1', Example.COM/gpu: '1', kubernetes.io/x: '1', requests.cpu: '1', "
+               "a/b/c: '1', pods: '1'}}")),
+    ("Resources: huge pages without cpu or memory, not a multiple of the page",
+     container("{requests: {hugepages-2Mi: 3Mi}, limits: {hugepages-2Mi: 3Mi}}")),
+    ("Resources: pod-level resources",
+     pod("  resources: {requests: {cpu: '-1', ephemeral-storage: 1Gi, example.com/gpu: '1'}, limits: {cpu: '1'}}\n"
+         "  containers: [{name: c, image: busybox}]\n")),
+    ("Resources: a pod-level limit without a request",
+     pod("  resources: {limits: {memory: -1Gi, cpu: '-2'}}\n"
+         "  containers: [{name: c, image: busybox, resources: {requests: {cpu: 100m}}}]\n")),
+    ("Resources: a pod overhead",
+     pod("  overhead: {cpu: '-1', gpus: '1', example.com/gpu: 500m}\n  containers: [{name: c, image: busybox}]\n")),
+    ("Resources: a RuntimeClass overhead", """\
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead: {podFixed: {cpu: '-1', memory: -0.5Gi, example.com/gpu: 1500m}}
+"""),
+    ("Resources: a Node's capacity and allocatable", """\
+apiVersion: v1
+kind: Node
+metadata: {name: node-2}
+status:
+  capacity: {cpu: '-1', pods: '1.5', example.com/gpu: '0.5'}
+  allocatable: {cpu: '1', memory: -1Gi, pods: '10'}
+"""),
+    ("Resources: a Deployment's template",
+     """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: c
+        image: busybox
+        resources: {requests: {cpu: '-2', example.com/gpu: 1}}
+"""),
+]
