@@ -20,10 +20,29 @@ from podgroup_plan.errors import MAX_VALUE, shorten
 STRUCT_LIMIT = 600  # characters of a struct or list shown in a message
 
 
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+               "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
 def go_quote(value: str) -> str:
-    """strconv.Quote for the text that reaches a message (printable ASCII as is; the rest
-    escaped, JSON-style, which is what strconv.Quote gives for the common cases)."""
-    return json.dumps(shorten(value))
+    """strconv.Quote (what `%q` gives in field.Error's ErrorBody): printable characters as they
+    are (unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space,
+    which is what str.isprintable keeps too), `\\` and `"` escaped, the C escapes for \\a\\b\\f\\n\\r\\t\\v,
+    and the rest as \\xXX, \\uXXXX or \\UXXXXXXXX. Long values are cut in the middle first."""
+    out = ['"']
+    for ch in shorten(value):
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
+    return "".join(out)
 
 
 class GoStruct(dict):

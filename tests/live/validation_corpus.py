@@ -215,4 +215,8 @@ CORPUS: list[tuple[str, str]] = [
     ("Pod: an empty podGroupName", pod('  schedulingGroup: {podGroupName: ""}\n')),
     ("Pod: a podGroupName that is not a DNS subdomain", pod("  schedulingGroup: {podGroupName: Bad_Name}\n")),
     ("Pod: a PodGroup that does not exist", pod("  schedulingGroup: {podGroupName: missing}\n")),
+    # values quoted as strconv.Quote quotes them: non-ASCII letters as they are, the rest escaped
+    ("Quoting: non-ASCII and control characters in values", pod('  schedulingGroup: {podGroupName: "gr\u00fcn"}\n')
+     .replace("name: worker-0", 'name: worker-0, labels: {a: "caf\u00e9", b: "tab\\there", c: "\u00a0x", '
+                                'd: "x\\u200ey", e: "\\x1b[31m"}')),
 ]
