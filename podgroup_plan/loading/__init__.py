@@ -192,6 +192,8 @@ def check_and_decode(
             broken.add(key)
             if schemas.types_hold(api_version, kind, doc.obj):  # the API server's rules too:
                 issues += check_object(doc, key)  # every problem of the object at once
+                if kind == "Pod":  # and what Priority admission refuses, which comes first
+                    decoder.admission_fields(doc)
             continue
         own = check_object(doc, key)
         issues += own

@@ -75,7 +75,9 @@ class Decoded:
     spread_selectors: list[tuple[Document, SpreadSelector]] = field(default_factory=list)
     namespaces: list[tuple[Document, str, dict[str, str]]] = field(default_factory=list)
     scheduler_configs: list[Document] = field(default_factory=list)
-    pod_class_names: list[tuple[Document, str]] = field(default_factory=list)  # for validation
+    # for validation: the priorityClassName and preemptionPolicy of pods Priority admission
+    # has yet to see (no spec.priority), that it may refuse (PriorityTable.refusal)
+    new_pod_priorities: list[tuple[Document, dict, bool]] = field(default_factory=list)  # (.., admitted)
     # Jobs, JobSets, Deployments, ReplicaSets (with a template), StatefulSets (with a template)
     controllers: dict[str, list] = field(default_factory=lambda: defaultdict(list))
     admission_notes: list[str] = field(default_factory=list)
@@ -189,12 +191,10 @@ class Decoder:
         pod = decode_pod(doc, self._no_classes, _reporter(doc, self.issues), self._memo)
         # kube-scheduler's informer never sees finished pods; nor does the plan.
         target = self.out.finished_pods if pod.phase in ("Succeeded", "Failed") else self.out.pods
-        class_name = spec.get("priorityClassName")
         # Only a pod without spec.priority needs its class: the scheduler reads spec.priority
         # and never looks the class up (corev1helpers.PodPriority), so an admitted pod whose
         # class is absent from the input is planned with its own priority.
-        if class_name and spec.get("priority") is None:
-            self.out.pod_class_names.append((doc, class_name))
+        self.admission_fields(doc)
         if spec.get("priority") is None or spec.get("preemptionPolicy") is None:
             fields = ("priorityClassName", "priority", "preemptionPolicy")
             self._unsettled.append((target, len(target), {k: spec.get(k) for k in fields}))
@@ -209,6 +209,16 @@ class Decoder:
         else:  # admission may change it once every RuntimeClass and LimitRange is read
             self._unadmitted.append((target, len(target)))
         target.append((doc, pod))
+
+    def admission_fields(self, doc: Document) -> None:
+        """Keep what Priority admission reads of a new pod (no spec.priority), for validation;
+        also asked for a pod that failed its schema, which is not decoded."""
+        spec = doc.obj.get("spec")
+        if not isinstance(spec, dict) or spec.get("priority") is not None:
+            return
+        fields = {k: spec.get(k) for k in ("priorityClassName", "preemptionPolicy")}
+        if fields["priorityClassName"] or fields["preemptionPolicy"] is not None:
+            self.out.new_pod_priorities.append((doc, fields, admitted(doc.obj)))
 
     def _admit(self) -> None:
         """Apply admission (admission.py) to the pods that never went through it: re-decode the
@@ -246,7 +256,7 @@ class Decoder:
                 target[i] = (doc, replace(pod, priority=priority, preemption_policy=policy))
 
         for doc in kept["PodDisruptionBudget"]:
-            out.pdbs.append((doc, decode_pdb(doc, _reporter(doc, self.issues))))
+            out.pdbs.append((doc, decode_pdb(doc)))
         for doc in kept["Namespace"]:
             out.namespaces.append((doc, doc.obj["metadata"]["name"], dict(labels_of(doc.obj["metadata"]))))
         for doc in kept["ReplicationController"]:  # read for its selector; its pods are not made

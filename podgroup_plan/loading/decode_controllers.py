@@ -9,7 +9,6 @@ its problems are reported at the template's own path in the controller's documen
 """
 from __future__ import annotations
 
-import re
 from typing import Mapping
 
 import orjson
@@ -23,7 +22,7 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
 from podgroup_plan.loading.documents import Document
-from podgroup_plan.loading.field_errors import not_supported, required
+from podgroup_plan.loading.field_errors import invalid, is_dns1123_label, not_supported, required
 from podgroup_plan.model.controllers import (
     Deployment,
     IndexIntervals,
@@ -39,7 +38,6 @@ from podgroup_plan.model.operators import GANG_ANNOTATION, NO_GANG, TOPOLOGY_ANN
 
 GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
 MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000  # pkg/apis/batch/validation: maxParallelismForIndexedJob
-_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
 JOBSET_DEFAULT_GROUP = "default"
 
@@ -57,10 +55,9 @@ def decode_template(doc: Document, template: Mapping, namespace: str, path: tupl
     for field in ("ownerReferences", "uid", "creationTimestamp"):  # not a template's to set
         meta.pop(field, None)
     spec = template["spec"]
-    class_name = spec.get("priorityClassName")
-    if class_name and spec.get("priority") is None and class_name not in priorities.by_name:
-        # Priority admission refuses every pod the controller would create from it
-        report(path + ("spec", "priorityClassName"), f'no PriorityClass with name "{class_name}" was found')
+    refused = priorities.refusal(spec) if spec.get("priority") is None else None
+    if refused is not None:  # Priority admission refuses every pod the controller would create from it
+        report(path + ("spec",) + refused[0], refused[1])
     obj = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
     if admission is not None:
         obj = admission.admit(obj, lambda p, m: report(path + p, m)) or obj
@@ -166,19 +163,19 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
 
 def _job_rules(spec: Mapping, path: tuple, name: str, report: Report) -> None:
     """The apiserver's Job validation the schema cannot state (pkg/apis/batch/validation
-    `validateJobSpec`, `ValidateJob`), worded as our other problems are."""
+    `validateJobSpec`, `ValidateJob`), in its words."""
     completions, parallelism = spec.get("completions"), spec.get("parallelism")
     if spec.get("completionMode") == "Indexed":
         if completions is None:
-            report(path + ("completions",), "required when completion mode is Indexed")
+            report(path + ("completions",), required("when completion mode is Indexed"))
         if parallelism is not None and parallelism > MAX_PARALLELISM_FOR_INDEXED_JOB:
-            report(path + ("parallelism",), f"must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} "
-                                            "when completion mode is Indexed")
+            report(path + ("parallelism",), invalid(
+                parallelism, f"must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed"))
         if name and completions:
-            # the controller names pods (and their hostnames) `<job>-<index>`
+            # ValidateJob: the controller names pods (and their hostnames) `<job>-<index>`
             longest = f"{name}-{completions - 1}"
-            if len(longest) > 63 or not _DNS1123_LABEL.fullmatch(longest):
-                report(("metadata", "name"), f"will not able to create pod with invalid DNS label: {longest}")
+            if is_dns1123_label(longest):
+                report(("metadata", "name"), invalid(name, f"will not able to create pod with invalid DNS label: {longest}"))
     restart = spec["template"]["spec"].get("restartPolicy") or "Always"
     if restart not in ("OnFailure", "Never"):
         where = path + ("template", "spec", "restartPolicy")

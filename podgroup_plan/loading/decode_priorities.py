@@ -43,6 +43,28 @@ class PriorityTable:
         policy = spec.get("preemptionPolicy") or (cls.preemption_policy if cls else PREEMPT_LOWER_PRIORITY)
         return priority, policy
 
+    def refusal(self, spec: Mapping, admitted: bool = False) -> tuple[tuple, str] | None:
+        """What the Priority admission plugin's admitPod refuses in the `spec` of a pod without
+        spec.priority (admission sets it): (the field, the message of its Forbidden), or None.
+        A named class must exist (resolvePriorityClass): the planner needs it too, even for a
+        pod read from a cluster (`admitted`). A preemptionPolicy written in a new pod's spec must
+        be the one admission computes from the class, the global default class, or
+        PreemptLowerPriority (establishPriority); an admitted pod's was accepted then. Admission
+        stops at the first."""
+        name = spec.get("priorityClassName")
+        if name and name not in self.by_name:
+            return ("priorityClassName",), f"no PriorityClass with name {name} was found"
+        if admitted:
+            return None
+        policy = spec.get("preemptionPolicy")
+        cls = self.by_name[name] if name else self.global_default
+        computed = cls.preemption_policy if cls else PREEMPT_LOWER_PRIORITY
+        if isinstance(policy, str) and policy != computed:
+            return ("preemptionPolicy",), (
+                f"the string value of PreemptionPolicy ({policy}) must not be provided in pod spec; "
+                f"priority admission controller computed {computed} from the given PriorityClass name")
+        return None
+
     def group(self, priority: int | None, class_name: str | None, policy: str | None) -> tuple[int | None, str]:
         """A (Composite)PodGroup's (priority, preemptionPolicy): its own, else its class's.
         No priority at all stays None: the group's pods must then agree instead."""

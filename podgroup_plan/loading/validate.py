@@ -21,21 +21,25 @@ from podgroup_plan.loading import validate_scheduling
 from podgroup_plan.loading.decode import Decoded
 from podgroup_plan.loading.decode_groups import V1ALPHA1, V1ALPHA2, template_field
 from podgroup_plan.loading.decode_meta import timestamp
-from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES
+from podgroup_plan.loading.decode_pdbs import PERCENT
+from podgroup_plan.loading.decode_priorities import SYSTEM_PRIORITY_CLASSES, PriorityTable
 from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_errors import (
+    GoStruct,
+    forbidden,
     invalid,
     is_dns1123_label,
     is_dns1123_subdomain,
     is_label_value,
     label_name_errors,
+    regex_error,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.loading.validate_context import limit_range_issues, runtime_class_issues
 from podgroup_plan.loading.validate_cron import cron_job_issues
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
-from podgroup_plan.loading.validate_selectors import label_selector_issues
+from podgroup_plan.loading.validate_selectors import label_selector_issues, selector_value
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,
@@ -47,6 +51,7 @@ from podgroup_plan.model.objects import (
 )
 
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000  # scheduling.HighestUserDefinablePriority
+SYSTEM_PREFIX = "system-"  # scheduling.SystemPriorityClassPrefix
 
 def dns_subdomain_problems(name: str) -> tuple[str, ...]:
     """NameIsDNSSubdomain (the `k8s-long-name` format): field.Invalid per message of
@@ -243,28 +248,41 @@ def _check_names(doc: Document, checks: Iterable[tuple[tuple, object, bool]]) ->
 
 
 def priority_rules(decoded: Decoded) -> Iterator[Issue]:
-    """PriorityClass validation, and the `Priority` admission plugin's lookup of class names."""
+    """PriorityClass validation (scheduling ValidatePriorityClass), and what the `Priority`
+    admission plugin refuses in new pods and groups (plugin/pkg/admission/priority)."""
     for doc, cls in decoded.priority_classes:
-        if cls.name in SYSTEM_PRIORITY_CLASSES:
-            continue
-        if cls.name.startswith("system-"):
-            yield Issue(doc, ("metadata", "name"), 'the "system-" prefix is reserved for the built-in PriorityClasses')
-        if cls.value > HIGHEST_USER_DEFINABLE_PRIORITY:
-            yield Issue(doc, ("value",), f"must be at most {HIGHEST_USER_DEFINABLE_PRIORITY} "
-                                         f"for a user-defined PriorityClass, got {cls.value}")
+        if cls.name.startswith(SYSTEM_PREFIX):
+            # IsKnownSystemPriorityClass: one of the system classes, as the cluster has it (a
+            # dump lists them: they pass)
+            known = SYSTEM_PRIORITY_CLASSES.get(cls.name)
+            if known is None:
+                error = f"{cls.name} is not a known system priority class"
+            elif known.value != cls.value:
+                error = f"value of {cls.name} PriorityClass must be {known.value}"
+            elif cls.global_default:
+                error = f"globalDefault of {cls.name} PriorityClass must be false"
+            else:
+                continue
+            yield Issue(doc, ("metadata", "name"), forbidden(
+                f"priority class names with '{SYSTEM_PREFIX}' prefix are reserved for system use only. error: {error}"))
+        elif cls.value > HIGHEST_USER_DEFINABLE_PRIORITY:
+            yield Issue(doc, ("value",), forbidden(
+                f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"))
     # Two globalDefault classes are not an error: the apiserver refuses a second one, but a race
     # can leave two, and Priority admission then takes the lowest value (decode_priorities.py).
 
-    known = {c.name for _, c in decoded.priority_classes} | set(SYSTEM_PRIORITY_CLASSES)
-
-    def unknown(doc: Document, name: str | None, path: tuple) -> Iterator[Issue]:
-        if name and name not in known:
-            yield Issue(doc, path, f'no PriorityClass with name "{name}" was found')
-
-    for doc, name in decoded.pod_class_names:
-        yield from unknown(doc, name, ("spec", "priorityClassName"))
+    # Admission runs before validation: the API server refuses such an object with this one
+    # Forbidden and says nothing else; the tool says it at the field, beside the object's other
+    # problems (every problem at once).
+    table = PriorityTable([c for _, c in decoded.priority_classes])
+    for doc, fields, admitted in decoded.new_pod_priorities:
+        refused = table.refusal(fields, admitted)
+        if refused is not None:
+            yield Issue(doc, ("spec",) + refused[0], refused[1])
     for doc, group in decoded.pod_groups + decoded.composite_pod_groups:
-        yield from unknown(doc, group.priority_class_name, ("spec", "priorityClassName"))
+        name = group.priority_class_name
+        if name and name not in table.by_name:  # resolvePriorityClass
+            yield Issue(doc, ("spec", "priorityClassName"), f"no PriorityClass with name {name} was found")
 
 
 # --- workloads and their templates -------------------------------------------------------------
@@ -396,6 +414,17 @@ def reference_notes(decoded: Decoded) -> list[Issue]:
     return notes
 
 
+def _pdb_spec_value(spec: dict) -> GoStruct:
+    """The internal policy.PodDisruptionBudgetSpec as json.Marshal renders it in field.Invalid:
+    its fields in declaration order, no json tags, so every one shown (null when unset); an
+    IntOrString as its int or string; the selector a metav1.LabelSelector (json tags)."""
+    selector = spec.get("selector")
+    return GoStruct(MinAvailable=spec.get("minAvailable"),
+                    Selector=selector_value(selector) if isinstance(selector, dict) else None,
+                    MaxUnavailable=spec.get("maxUnavailable"),
+                    UnhealthyPodEvictionPolicy=spec.get("unhealthyPodEvictionPolicy"))
+
+
 # --- pods and budgets --------------------------------------------------------------------------
 
 
@@ -418,9 +447,26 @@ def pod_links(doc: Document) -> Iterator[Issue]:
 
 
 def pdb_rules(doc: Document) -> Iterator[Issue]:
+    """policy ValidatePodDisruptionBudgetSpec, in its order: not both minAvailable and
+    maxUnavailable (the whole internal spec shown as json.Marshal renders it), each of them
+    through apps ValidatePositiveIntOrPercent and IsNotMoreThan100Percent, the selector."""
     spec = doc.obj.get("spec") or {}
     if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
-        yield Issue(doc, ("spec",), "minAvailable and maxUnavailable cannot be both set")
-    # policy ValidatePodDisruptionBudgetSpec: ValidateLabelSelector, label values checked
+        yield Issue(doc, ("spec",), invalid(_pdb_spec_value(spec), "minAvailable and maxUnavailable cannot be both set"))
+    for field in ("minAvailable", "maxUnavailable"):
+        value = spec.get(field)
+        if isinstance(value, bool) or value is None:
+            continue  # (a type the schema refuses)
+        if isinstance(value, int):
+            if value < 0:  # ValidateNonnegativeField
+                yield Issue(doc, ("spec", field), invalid(value, "must be greater than or equal to 0"))
+        elif isinstance(value, str):
+            if not PERCENT.fullmatch(value):  # IsValidPercent
+                yield Issue(doc, ("spec", field), invalid(value, regex_error(
+                    "a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%",
+                    "1%", "93%")))
+            elif int(value[:-1]) > 100:
+                yield Issue(doc, ("spec", field), invalid(value, "must not be greater than 100%"))
+    # ValidateLabelSelector, label values checked
     # (AllowInvalidLabelValueInSelector is false on create: poddisruptionbudget/strategy.go)
     yield from label_selector_issues(doc, ("spec", "selector"), spec.get("selector"))

@@ -74,4 +74,83 @@ spec:
         image: busybox
         resources: {requests: {cpu: '-2', example.com/gpu: 1}}
 """),
+    # scheduling ValidatePriorityClass, the Priority admission plugin
+    ("PriorityClass: a system- name that is no system class", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-mine}
+value: 2000000000
+"""),
+    ("PriorityClass: a system class's name with another value", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: system-cluster-critical}
+value: 5
+"""),
+    ("Priority admission: a missing class, and other problems of the pod",
+     pod("  priorityClassName: nope\n  nodeSelector: {bad key: x}\n  containers: [{name: c, image: busybox}]\n")),
+    ("Priority admission: a policy other than the class's", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: batch-never}
+value: 10
+preemptionPolicy: Never
+---
+""" + pod("  priorityClassName: batch-never\n  preemptionPolicy: PreemptLowerPriority\n"
+          "  containers: [{name: c, image: busybox}]\n")),
+    ("Priority admission: the global default class's policy", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: default-never}
+value: 10
+globalDefault: true
+preemptionPolicy: Never
+---
+""" + pod("  preemptionPolicy: PreemptLowerPriority\n  containers: [{name: c, image: busybox}]\n")),
+    ("Priority admission: the class's own policy is fine", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: batch-never}
+value: 10
+preemptionPolicy: Never
+---
+""" + pod("  priorityClassName: batch-never\n  preemptionPolicy: Never\n  nodeSelector: {a: b c}\n"
+          "  containers: [{name: c, image: busybox}]\n")),
+    # policy ValidatePodDisruptionBudgetSpec
+    ("PodDisruptionBudget: both set, percentages, no selector", """\
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: shop}
+spec: {minAvailable: 50%, maxUnavailable: 10%, unhealthyPodEvictionPolicy: AlwaysAllow}
+"""),
+    ("PodDisruptionBudget: negative, over 100% and not a percentage", """\
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: a, namespace: shop}
+spec: {minAvailable: -1, selector: {}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: b, namespace: shop}
+spec: {maxUnavailable: 150%, selector: {matchLabels: {app: web}}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: c, namespace: shop}
+spec: {minAvailable: "5", selector: {matchExpressions: [{key: app, operator: Exists}]}}
+"""),
+    # batch validateJobSpec, validateNameAllowsCompletions
+    ("Job: Indexed, too parallel, a name too long for its pods", """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: a-job-whose-name-is-long-enough-that-its-last-pod-is-no-label, namespace: ml}
+spec:
+  completionMode: Indexed
+  completions: 200
+  parallelism: 100001
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+"""),
 ]

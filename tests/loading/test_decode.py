@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from podgroup_plan.errors import InputError
 from podgroup_plan.loading import summarize
 from podgroup_plan.loading import load_input
 from podgroup_plan.loading.decode_nodes import normalized_image
@@ -211,6 +212,11 @@ def _pod(name, **spec):
             "spec": {"containers": [{"name": "c"}], **spec}}
 
 
+def _admitted(pod):
+    pod["metadata"]["uid"] = f"uid-{pod['metadata']['name']}"
+    return pod
+
+
 def test_priority_resolution(manifests):
     ci = load(
         manifests,
@@ -220,7 +226,8 @@ def test_priority_resolution(manifests):
         _pod("named", priorityClassName="high"),
         _pod("default"),  # the globalDefault class, and its preemption policy
         _pod("system", priorityClassName="system-node-critical"),
-        _pod("policy", priorityClassName="low", preemptionPolicy="PreemptLowerPriority"),
+        # read from a cluster (a uid): admitted when its class said so; its own policy wins
+        _admitted(_pod("policy", priorityClassName="low", preemptionPolicy="PreemptLowerPriority")),
     )
     assert {p.name: (p.priority, p.preemption_policy) for p in ci.pods} == {
         "own": (5, "PreemptLowerPriority"),
@@ -429,3 +436,20 @@ def test_pods_are_built_as_the_dataclass_builds_them(manifests):
     del values["uid"]
     with pytest.raises(TypeError):
         _new_pod(**values)
+
+
+def test_priority_admission_refuses_a_new_pods_own_preemption_policy(manifests):
+    """plugin/pkg/admission/priority admitPod: a new pod (no uid, not bound) may write the
+    preemptionPolicy admission computes (its class's, the global default class's, else
+    PreemptLowerPriority), no other; one read from a cluster was admitted already."""
+    with pytest.raises(InputError) as err:
+        load(manifests, _pc("never", 10, policy="Never"),
+             _pod("a", priorityClassName="never", preemptionPolicy="PreemptLowerPriority"),
+             _pod("b", preemptionPolicy="Never"),
+             _pod("c", priorityClassName="never", preemptionPolicy="Never"),
+             _admitted(_pod("d", preemptionPolicy="Never")))
+    assert [p.split(": ", 2)[2] for p in map(str, err.value.problems)] == [
+        "spec.preemptionPolicy: the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided "
+        "in pod spec; priority admission controller computed Never from the given PriorityClass name",
+        "spec.preemptionPolicy: the string value of PreemptionPolicy (Never) must not be provided in pod spec; "
+        "priority admission controller computed PreemptLowerPriority from the given PriorityClass name"]

@@ -260,24 +260,28 @@ CASES = [
         id="empty node selector key"),
     pytest.param(
         [_with(samples.PDB, _set(("spec", "maxUnavailable"), 1))],
-        ["in.yaml:6: PodDisruptionBudget team-a/pdb: spec: minAvailable and maxUnavailable cannot be both set"],
+        # policy ValidatePodDisruptionBudgetSpec: the internal spec as json.Marshal renders it
+        ['in.yaml:6: PodDisruptionBudget team-a/pdb: spec: Invalid value: {"MinAvailable":"50%","Selector":'
+         '{"matchLabels":{"app":"trainer"}},"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and '
+         "maxUnavailable cannot be both set"],
         id="pdb min and max"),
     pytest.param(
         [_with(samples.PDB, _set(("spec", "minAvailable"), "150%"))],
-        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: invalid value "150%": must not be greater than 100%'],
+        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: Invalid value: "150%": must not be greater than 100%'],
         id="pdb percentage over 100"),
     pytest.param(
         [_with(samples.PDB, _set(("spec", "minAvailable"), "5"))],
-        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: invalid value "5": must be an integer or a '
-         'percentage such as "50%"'],
+        # apps ValidatePositiveIntOrPercent: IsValidPercent
+        ['in.yaml:7: PodDisruptionBudget team-a/pdb: spec.minAvailable: Invalid value: "5": a valid percent string must '
+         "be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"],
         id="pdb string without percent"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "priorityClassName"), "nope"))],
-        ['in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name "nope" was found'],
+        ['in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name nope was found'],
         id="unknown priority class"),
     pytest.param(
         [_with(PG, _set(("spec", "priorityClassName"), "nope")), WL],
-        ['in.yaml:17: PodGroup team-a/pg3: spec.priorityClassName: no PriorityClass with name "nope" was found'],
+        ['in.yaml:17: PodGroup team-a/pg3: spec.priorityClassName: no PriorityClass with name nope was found'],
         id="group names an unknown priority class"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "priorityClassName"), "system-cluster-critical"))],
@@ -285,11 +289,12 @@ CASES = [
         id="built-in priority classes exist"),
     pytest.param(
         [_with(samples.PRIORITY_CLASS, _set(("value",), 1_000_000_001))],
-        ["in.yaml:5: PriorityClass high: value: must be at most 1000000000 for a user-defined PriorityClass, got 1000000001"],
+        ["in.yaml:5: PriorityClass high: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"],
         id="priority too high"),
     pytest.param(
         [_with(samples.PRIORITY_CLASS, _set(("metadata", "name"), "system-mine"))],
-        ['in.yaml:4: PriorityClass system-mine: metadata.name: the "system-" prefix is reserved for the built-in PriorityClasses'],
+        ["in.yaml:4: PriorityClass system-mine: metadata.name: Forbidden: priority class names with 'system-' prefix "
+         "are reserved for system use only. error: system-mine is not a known system priority class"],
         id="system prefix"),
     pytest.param(
         [_with(samples.POD, _set(("spec", "workloadRef"), {"name": "w", "podGroup": "g"})), samples.PRIORITY_CLASS],
@@ -407,7 +412,7 @@ def test_a_pod_with_spec_priority_needs_no_priority_class(manifests):
     del pod["spec"]["priority"]
     manifests.write("in.yaml", dump(pod))
     assert manifests.problems("in.yaml") == [
-        'in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name "gone" was found']
+        'in.yaml:16: Pod team-a/trainer-0: spec.priorityClassName: no PriorityClass with name gone was found']
 
 
 def test_pods_naming_missing_groups_are_not_errors(manifests):
@@ -560,7 +565,7 @@ def test_problems_in_a_streamed_json_dump(manifests):
     missing = next(i for i, t in enumerate(lines, 1) if '"missing"' in t)
     assert manifests.problems("dump.json") == [
         f"dump.json:{starts[1]}: Pod team-a/p0: defined more than once; also at dump.json:{starts[3]}",
-        f'dump.json:{missing}: Pod team-a/p1: spec.priorityClassName: no PriorityClass with name "missing" was found',
+        f'dump.json:{missing}: Pod team-a/p1: spec.priorityClassName: no PriorityClass with name missing was found',
         f"dump.json:{starts[3]}: Pod team-a/p0: defined more than once; also at dump.json:{starts[1]}",
     ]
 

@@ -488,11 +488,21 @@ spec:
          "cannot be set together with spec.workloadRef"),
     Case("References and groups", "A priorityClassName that is not in the input",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  priorityClassName: urgent\n"))},
-         'no PriorityClass with name "urgent"'),
+         "spec.priorityClassName: no PriorityClass with name urgent was found",
+         note="The Priority admission plugin's refusal (`pods \"web-0\" is forbidden: ...`, HTTP 403), "
+              "which comes before validation: the API server says nothing else about the object, the "
+              "tool names the field and lists the object's other problems too. A pod read from a "
+              "cluster (with spec.priority) was admitted: its class need not be in the input."),
+    Case("References and groups", "A new pod's own preemptionPolicy",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  preemptionPolicy: Never\n"))},
+         "must not be provided in pod spec",
+         note="Priority admission computes a new pod's preemptionPolicy from its PriorityClass (the "
+              "global default class, else PreemptLowerPriority) and refuses any other written in the "
+              "spec; a pod read from a cluster (a uid, or bound) keeps its own."),
     Case("References and groups", "A PriorityClass value above the user-definable range",
          {"m.yaml": doc(NODE, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
                               "metadata: {name: urgent}\nvalue: 2000000000\n")},
-         "for a user-defined PriorityClass"),
+         "maximum allowed value of a user defined priority is 1000000000"),
 
     Case("References and groups", "Controllers asking for more pods than the planner creates",
          {"m.yaml": doc(NODE, "apiVersion: apps/v1\nkind: Deployment\n"
@@ -520,7 +530,7 @@ spec:
                               "  completionMode: Indexed\n  parallelism: 4\n  template:\n    spec:\n"
                               "      restartPolicy: Never\n"
                               "      containers: [{name: c, image: trainer}]\n")},
-         "required when completion mode is Indexed"),
+         "spec.completions: Required value: when completion mode is Indexed"),
     Case("References and groups", "A TrainJob whose runtime is not in the input",
          {"m.yaml": doc(NODE, "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
                               "metadata: {name: llm, namespace: ml}\nspec:\n"
