@@ -40,6 +40,7 @@ from podgroup_plan.loading.validate_cron import cron_job_issues
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.loading.validate_selectors import label_selector_issues, selector_value
+from podgroup_plan.loading.validate_service import service_issues
 from podgroup_plan.model.objects import (
     BASIC,
     DISRUPTION_ALL,
@@ -132,6 +133,8 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
         issues += runtime_class_issues(doc)
     elif kind == "LimitRange":
         issues += limit_range_issues(doc)
+    elif kind == "Service":
+        issues += service_issues(doc)
     if kind in _SPEC_RULES:
         issues += object_issues(doc)
     elif kind in OPERATOR_KINDS:

@@ -152,7 +152,6 @@ def _tool_in_server_words(tool_lines: list[str], server: list[str]) -> list[str]
 # Cases where the tool does not yet say what the server says, each to be fixed and then removed
 # (strict: a case that starts to agree fails until it is taken off this list).
 NOT_YET = frozenset({
-    "kinds-and-fields-a-service-or-statefulset-name-with-dots",
     # a pod-level request the API server defaults from the containers' aggregate
     # (defaultPodRequests) is not made up by the tool (validate_resources.pod_resource_issues)
     "corpus-resources-a-pod-level-limit-without-a-request",

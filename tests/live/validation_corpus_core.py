@@ -153,4 +153,29 @@ spec:
       restartPolicy: Never
       containers: [{name: c, image: busybox}]
 """),
+    # core validateService
+    ("Service: headless without ports, with a bad selector", """\
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  clusterIP: None
+  selector: {app: web server, Bad_Key/x: y}
+"""),
+    ("Service: ExternalName without ports, with a bad or no name", """\
+apiVersion: v1
+kind: Service
+metadata: {name: a, namespace: shop}
+spec: {type: ExternalName, externalName: Example.COM.}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: b, namespace: shop}
+spec: {type: ExternalName}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: c, namespace: shop}
+spec: {type: ExternalName, externalName: db.example.com.}
+"""),
 ]

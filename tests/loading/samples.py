@@ -193,7 +193,7 @@ SCHEDULER_CONFIG = {
 }
 
 SERVICE = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc", "namespace": "team-a"},
-           "spec": {"selector": {"app": "trainer"}}}
+           "spec": {"selector": {"app": "trainer"}, "ports": [{"port": 80}]}}
 REPLICA_SET = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs", "namespace": "team-a"},
                "spec": {"selector": {"matchLabels": {"app": "web"}}}}
 STATEFUL_SET = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "ss", "namespace": "team-a"},

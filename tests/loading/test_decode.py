@@ -343,7 +343,8 @@ def test_pdb_without_status_or_selector(manifests):
 
 
 def test_spread_selectors_and_namespaces(manifests):
-    empty_service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "headless"}, "spec": {}}
+    empty_service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "headless"},
+                     "spec": {"clusterIP": "None"}}
     ci = load(manifests, samples.SERVICE, samples.REPLICA_SET, samples.STATEFUL_SET,
               samples.REPLICATION_CONTROLLER, samples.NAMESPACE, empty_service)
     assert [(s.kind, s.name, s.selector) for s in ci.spread_selectors] == [

@@ -179,10 +179,17 @@ CASES: list[Case] = [
          'metadata.name: Invalid value: "Web_0": a lowercase RFC 1123 subdomain must consist of'),
     Case("Kinds and fields", "A Service or StatefulSet name with dots",
          {"m.yaml": doc(NODE, POD, "apiVersion: v1\nkind: Service\nmetadata:\n  name: web.shop\n  namespace: shop\n"
-                                   "spec:\n  selector: {app: web}\n")},
+                                   "spec:\n  selector: {app: web}\n  ports: [{port: 80}]\n")},
          'metadata.name: Invalid value: "web.shop": must not contain dots',
          note="A Service's and a StatefulSet's name is a DNS label (NameIsDNSLabel), a Namespace's too; "
               "other kinds' names are DNS subdomains."),
+    Case("Kinds and fields", "A Service without ports",
+         {"m.yaml": doc(NODE, POD, "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\n"
+                                   "spec:\n  selector: {app: web}\n")},
+         "spec.ports: Required value",
+         note="validateService: every Service but a headless one (`clusterIP: None`) or an ExternalName "
+              "has ports; its selector is a label map (ValidateLabels). The planner reads only the "
+              "selector, for default topology spreading."),
     Case("Kinds and fields", "A label value that is not valid",
          {"m.yaml": doc(NODE.replace("zone-a", "zone a!"), POD)},
          'Invalid value: "zone a!": a valid label must be an empty string or consist of alphanumeric characters'),
