@@ -334,17 +334,29 @@ class Framework:
 
     # ----- PreScore and Score ----------------------------------------------------------------
 
-    def run_score(self, cs: CycleState, pod: Pod, state: ClusterState, feasible: np.ndarray) -> np.ndarray:
-        """Weighted total score per node of `feasible` (int64)."""
+    def run_pre_score(self, cs: CycleState, pod: Pod, state: ClusterState,
+                      feasible: np.ndarray) -> tuple[Status, frozenset[str]]:
+        """RunPreScorePlugins: (Success, the plugins that answered Skip), or the first answer
+        that is neither, as the Error `running PreScore plugin "NAME": MESSAGE` that ends the
+        pod's cycle (schedulePod returns prioritizeNodes' error)."""
         skipped = []
         for plugin in self.pre_score:
             status = plugin.pre_score(cs, pod, state, feasible)
             if status.is_skip():
                 skipped.append(plugin.name)
+            elif not status.is_success():
+                return Status(Code.ERROR, (f'running PreScore plugin "{plugin.name}": {status.message}',),
+                              plugin.name), frozenset()
+        return Status(), frozenset(skipped)
+
+    def run_score(self, cs: CycleState, pod: Pod, state: ClusterState, feasible: np.ndarray,
+                  skipped: frozenset[str]) -> np.ndarray:
+        """Weighted total score per node of `feasible` (int64), after run_pre_score (`skipped`:
+        the plugins whose PreScore answered Skip)."""
         entry = cs.read(CACHE_ENTRY_KEY)
         if entry is not None and self.cache.score_directly(entry):
             entry = None  # scored at the feasible nodes only, as without the cache
-        cached, summed, rest = self._score_plan(frozenset(skipped), entry is not None)
+        cached, summed, rest = self._score_plan(skipped, entry is not None)
         if summed:
             assert entry is not None  # _score_plan sums only with an entry
             self.cache.raw_scores(entry, cs, pod, state, cached, summed)

@@ -31,14 +31,15 @@ from podgroup_plan.model.selectors import (
 
 
 def label_selector(raw: Mapping | None) -> LabelSelector | None:
-    """metav1.LabelSelector; None when absent (callers decide what nil means)."""
+    """metav1.LabelSelector; None when absent (callers decide what nil means). A missing key or
+    operator is Go's "" (refused by validate_selectors.py, so never planned)."""
     if raw is None:
         return None
     labels = raw.get("matchLabels") or {}
     return LabelSelector(
         tuple(sorted(labels.items())),
         tuple(
-            LabelSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            LabelSelectorRequirement(e.get("key") or "", e.get("operator") or "", tuple(e.get("values") or ()))
             for e in raw.get("matchExpressions") or ()
         ),
     )
@@ -48,11 +49,11 @@ def node_selector_term(raw: Mapping | None) -> NodeSelectorTerm:
     raw = raw or {}
     return NodeSelectorTerm(
         tuple(
-            NodeSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            NodeSelectorRequirement(e.get("key") or "", e.get("operator") or "", tuple(e.get("values") or ()))
             for e in raw.get("matchExpressions") or ()
         ),
         tuple(
-            NodeSelectorRequirement(e["key"], e["operator"], tuple(e.get("values") or ()))
+            NodeSelectorRequirement(e.get("key") or "", e.get("operator") or "", tuple(e.get("values") or ()))
             for e in raw.get("matchFields") or ()
         ),
     )
@@ -85,7 +86,7 @@ def affinity(raw: Mapping | None) -> Affinity | None:
     required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
     result = Affinity(
         node_required=(
-            NodeSelector(tuple(node_selector_term(t) for t in required["nodeSelectorTerms"]))
+            NodeSelector(tuple(node_selector_term(t) for t in required.get("nodeSelectorTerms") or ()))
             if required is not None
             else None
         ),

@@ -3,10 +3,9 @@ controllers' selectors, with its messages (field_errors.py).
 
 Mirrors Kubernetes v1.37.0 `pkg/apis/core/validation/validation.go`: ValidatePodSpec's
 `unversionedvalidation.ValidateLabels(spec.NodeSelector)`, ValidateTolerations,
-validateNodeAffinity / ValidateNodeSelector / ValidateNodeSelectorRequirement /
-ValidatePreferredSchedulingTerms, validateTopologySpreadConstraints (ValidateSpreadConstraintNotRepeat,
-validateMinDomains), validateNodeTaints, and the resources of containers, pods, overheads and
-Nodes through validate_resources.py;
+validateNodeAffinity (validate_node_affinity.py), validateTopologySpreadConstraints
+(ValidateSpreadConstraintNotRepeat, validateMinDomains), validateNodeTaints, and the resources of
+containers, pods, overheads and Nodes through validate_resources.py;
 validatePodAffinityTerm and ValidatePodAffinityTermSelector; `pkg/apis/apps/validation`
 ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec
 and ValidatePodTemplateSpecForReplicaSet, `pkg/apis/batch/validation` ValidateJobSpec,
@@ -36,6 +35,7 @@ from podgroup_plan.loading.field_errors import (
     required,
 )
 from podgroup_plan.loading.field_lines import format_path
+from podgroup_plan.loading.validate_node_affinity import node_affinity_issues
 from podgroup_plan.loading.validate_resources import (
     node_resource_issues,
     overhead_issues,
@@ -100,46 +100,6 @@ def _toleration_problems(tolerations: list) -> Iterator[tuple[Path, str]]:
             yield path + ("operator",), not_supported(operator, ("Equal", "Exists"))
         if effect and effect not in _TAINT_EFFECTS:
             yield path + ("effect",), not_supported(effect, _TAINT_EFFECTS)
-
-
-def _requirement_issues(doc: Document, at: Path, rq: dict, check_values: bool) -> Iterator[Issue]:
-    """ValidateNodeSelectorRequirement: its key and (in a required term) its values."""
-    key = rq.get("key")
-    if isinstance(key, str):
-        for m in label_name_errors(key):
-            yield Issue(doc, at + ("key",), m)
-    if check_values:
-        for j, value in enumerate(rq.get("values") or ()):
-            if isinstance(value, str):
-                for m in is_label_value(value):
-                    yield Issue(doc, at + ("values", j), invalid(value, m))
-
-
-def _term_issues(doc: Document, at: Path, term: Any, check_values: bool) -> Iterator[Issue]:
-    if not isinstance(term, dict):
-        return
-    for j, rq in enumerate(term.get("matchExpressions") or ()):
-        if isinstance(rq, dict):
-            yield from _requirement_issues(doc, at + ("matchExpressions", j), rq, check_values)
-
-
-def _node_affinity_issues(doc: Document, at: Path, na: dict) -> Iterator[Issue]:
-    """validateNodeAffinity: a required selector needs a term; keys are label names; values in
-    required terms are label values (preferred terms may hold any value: "they can succeed when
-    the cluster has only one node")."""
-    req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
-    if isinstance(req, dict):
-        terms = req.get("nodeSelectorTerms") or []
-        if not terms:
-            yield Issue(doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"),
-                        required("must have at least one node selector term"))
-        for i, term in enumerate(terms):
-            yield from _term_issues(
-                doc, at + ("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", i), term, True)
-    for i, pref in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or ()):
-        if isinstance(pref, dict):
-            yield from _term_issues(doc, at + ("preferredDuringSchedulingIgnoredDuringExecution", i, "preference"),
-                                    pref.get("preference"), False)
 
 
 def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Issue]:
@@ -242,7 +202,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> l
         issues += toleration_issues(doc, at + ("tolerations",), tolerations)
     affinity = spec.get("affinity")
     if isinstance(affinity, dict) and isinstance(affinity.get("nodeAffinity"), dict):
-        issues += _node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
+        issues += node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
     if isinstance(affinity, dict):
         issues += _pod_affinity_issues(doc, at + ("affinity",), affinity)
     gates = spec.get("schedulingGates")

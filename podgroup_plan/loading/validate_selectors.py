@@ -24,7 +24,15 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from podgroup_plan.loading.documents import Document, Issue
-from podgroup_plan.loading.field_errors import GoStruct, invalid, is_label_key, is_label_value, label_name_errors
+from podgroup_plan.loading.field_errors import (
+    GoStruct,
+    forbidden,
+    invalid,
+    is_label_key,
+    is_label_value,
+    label_name_errors,
+    required,
+)
 from podgroup_plan.loading.field_lines import format_path
 
 Path = tuple
@@ -52,24 +60,40 @@ def label_selector_issues(doc: Document, at: Path, selector: Any) -> Iterator[Is
     if isinstance(labels, dict):
         yield from label_map_issues(doc, at + ("matchLabels",), labels)
     for i, rq in enumerate(selector.get("matchExpressions") or ()):
-        if not isinstance(rq, dict):
-            continue
-        rq_at = at + ("matchExpressions", i)
-        key = rq.get("key")
-        if isinstance(key, str):
-            for m in label_name_errors(key):
-                yield Issue(doc, rq_at + ("key",), m)
-        for j, value in enumerate(rq.get("values") or ()):
-            if isinstance(value, str):
-                for m in is_label_value(value):
-                    yield Issue(doc, rq_at + ("values", j), invalid(value, m))
+        if isinstance(rq, dict):
+            yield from requirement_issues(doc, at + ("matchExpressions", i), rq)
+
+
+def requirement_issues(doc: Document, at: Path, rq: dict) -> Iterator[Issue]:
+    """ValidateLabelSelectorRequirement, in its order: the operator and its number of values,
+    the key (ValidateLabelName), each value (IsValidLabelValue). A missing key or operator is
+    Go's "" (the schema states only the types)."""
+    operator, values = rq.get("operator"), rq.get("values")
+    operator = operator if isinstance(operator, str) else ""
+    values = values if isinstance(values, list) else []
+    if operator in ("In", "NotIn"):
+        if not values:
+            yield Issue(doc, at + ("values",), required("must be specified when `operator` is 'In' or 'NotIn'"))
+    elif operator in ("Exists", "DoesNotExist"):
+        if values:
+            yield Issue(doc, at + ("values",),
+                        forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+    else:  # AllowUnknownOperatorInRequirement is false for every caller mirrored here
+        yield Issue(doc, at + ("operator",), invalid(operator, "not a valid selector operator"))
+    key = rq.get("key")
+    for m in label_name_errors(key if isinstance(key, str) else ""):
+        yield Issue(doc, at + ("key",), m)
+    for j, value in enumerate(values):
+        if isinstance(value, str):
+            for m in is_label_value(value):
+                yield Issue(doc, at + ("values", j), invalid(value, m))
 
 
 def operators_hold(selector: dict) -> bool:
     """Whether every requirement's operator and values count are as ValidateLabelSelectorRequirement
-    wants them (In/NotIn with values, Exists/DoesNotExist without, no other operator): the
-    schema reports these, but metav1.LabelSelectorAsSelector fails on them too, and its callers
-    say so again (validate_pods.template_selector_issues)."""
+    wants them (In/NotIn with values, Exists/DoesNotExist without, no other operator):
+    requirement_issues reports these, but metav1.LabelSelectorAsSelector fails on them too, and
+    its callers say so again (validate_pods.template_selector_issues)."""
     for rq in selector.get("matchExpressions") or ():
         if not isinstance(rq, dict):
             continue

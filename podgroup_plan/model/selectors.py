@@ -5,6 +5,7 @@ Mirrors `k8s.io/apimachinery/pkg/labels` (LabelSelectorAsSelector) and
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -60,11 +61,17 @@ class LabelSelector:
         return LabelSelector(self.match_labels, reqs)
 
 
+_GO_INT = re.compile(r"[+-]?[0-9]+\Z")
+
+
 def _parse_int(value: str) -> int | None:
-    try:
-        return int(value)
-    except ValueError:
+    """strconv.ParseInt(value, 10, 64), as labels.NewRequirement parses a Gt/Lt value and
+    Requirement.Matches a label's: an optional sign and ASCII digits in the int64 range (Python's
+    int() would also take spaces, underscores and other scripts' digits)."""
+    if not _GO_INT.match(value):
         return None
+    number = int(value)
+    return number if -(2**63) <= number < 2**63 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ from podgroup_plan.plugins.helper.node_affinity import (  # noqa: F401  (re-expo
     label_set_mask,
     node_selector_mask,
     preferred_score,
+    preferred_terms_error,
     term_mask,
     valid_label_key,
     valid_label_value,
@@ -168,7 +169,14 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
     # ----- PreScore / Score ---------------------------------------------------------------
 
     def pre_score(self, cs: CycleState, pod: Pod, state, feasible: np.ndarray) -> Status:
-        if not _preferred(pod) and not self.args.added_affinity_preferred:
+        preferred = _preferred(pod)
+        if preferred:
+            # getPodPreferredNodeAffinity: a term the API server let through but that does not
+            # parse (a Gt value that is no integer, a value that is no label value) is an Error
+            err = preferred_terms_error(preferred)
+            if err is not None:
+                return Status(Code.ERROR, (err,), self.name)
+        elif not self.args.added_affinity_preferred:
             return skip(self.name)
         return SUCCESS
 

@@ -112,7 +112,10 @@ def _schedule_pod(fwk: Framework, pod: Pod, state: ClusterState, view: np.ndarra
         return _unfit(pod, num_all, diagnosis, view)
     if len(feasible) == 1:
         return PodScheduleResult(pod, int(feasible[0]), Status(), diagnosis, view, feasible, sampled)
-    totals = fwk.run_score(cs, pod, state, feasible)
+    status, skipped = fwk.run_pre_score(cs, pod, state, feasible)
+    if not status.is_success():  # prioritizeNodes' error: the cycle ends without a host
+        return PodScheduleResult(pod, None, status, diagnosis, view, feasible, sampled)
+    totals = fwk.run_score(cs, pod, state, feasible, skipped)
     # argmax returns the first maximum; feasible is in node-name order, so ties go to the
     # node whose name sorts first (deviation from upstream's random tie-break).
     return PodScheduleResult(pod, int(feasible[totals.argmax()]), Status(), diagnosis, view,

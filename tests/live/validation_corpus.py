@@ -208,6 +208,380 @@ def _scheduling(version: str) -> list[tuple[str, str]]:
     ])
 
 
+def _core() -> list[tuple[str, str]]:
+    """The built-in kinds' fields the planner reads (core/validation, apps, batch, policy,
+    scheduling/v1), each rule family in several variations."""
+    return [*_node_affinity(), *_tolerations(), *_spread(), *_pod_fields(),
+            *_controllers(), *_jobs(), *_budgets(), *_priority_classes(), *_nodes()]
+
+
+REQUIRED = ("  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+            "        nodeSelectorTerms:\n")
+PREFERRED = "  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n"
+
+
+def _node_affinity() -> list[tuple[str, str]]:
+    return [
+        ("Pod: required node affinity, each operator with the wrong values", pod(REQUIRED + """\
+        - matchExpressions:
+          - {key: a, operator: In}
+          - {key: b, operator: NotIn, values: []}
+          - {key: c, operator: Exists, values: [x]}
+          - {key: d, operator: DoesNotExist, values: [x, y]}
+          - {key: e, operator: Gt}
+          - {key: f, operator: Gt, values: ['1', '2']}
+          - {key: g, operator: Lt, values: []}
+          - {key: i, operator: Bad}
+          - {key: j, operator: ""}
+""")),
+        ("Pod: required node affinity, Gt and Lt with values that are not integers", pod(REQUIRED + """\
+        - matchExpressions:
+          - {key: a, operator: Gt, values: [abc]}
+          - {key: b, operator: Lt, values: ['0x10']}
+          - {key: c, operator: Gt, values: ['1.5']}
+          - {key: d, operator: Lt, values: ['99999999999999999999']}
+          - {key: e, operator: Gt, values: ['']}
+""")),
+        ("Pod: required node affinity, bad keys and values", pod(REQUIRED + """\
+        - matchExpressions:
+          - {key: "", operator: Exists}
+          - {key: "a/b/c", operator: Exists}
+          - {key: "Bad_Prefix/x", operator: Exists}
+          - {key: zone, operator: In, values: ["not a value", "-x", ok]}
+          - {key: zone, operator: Gt, values: ["-"]}
+""")),
+        ("Pod: required node affinity, matchFields", pod(REQUIRED + """\
+        - matchFields:
+          - {key: metadata.labels, operator: In, values: [a]}
+          - {key: metadata.name, operator: In, values: [a, b]}
+          - {key: metadata.name, operator: NotIn, values: []}
+          - {key: metadata.name, operator: In}
+          - {key: metadata.name, operator: In, values: [Bad_Node]}
+          - {key: metadata.name, operator: Exists}
+          - {key: metadata.name, operator: Gt, values: ['1']}
+          - {key: spec.unschedulable, operator: DoesNotExist}
+          - {key: "", operator: ""}
+""")),
+        ("Pod: required node affinity, matchFields with a bad name and two values", pod(REQUIRED + """\
+        - matchFields:
+          - {key: metadata.name, operator: NotIn, values: [Bad_Node, "a..b"]}
+""")),
+        ("Pod: required node affinity without terms", pod(REQUIRED.replace(
+            "nodeSelectorTerms:\n", "nodeSelectorTerms: []\n"))),
+        ("Pod: required node affinity with a null term list", pod(REQUIRED.replace(
+            "nodeSelectorTerms:\n", "nodeSelectorTerms: null\n"))),
+        ("Pod: preferred node affinity, weights out of range", pod(PREFERRED + """\
+      - weight: 0
+        preference: {matchExpressions: [{key: a, operator: Exists}]}
+      - weight: 101
+        preference: {}
+      - weight: -1
+        preference: {matchFields: [{key: metadata.name, operator: In, values: [n]}]}
+""")),
+        ("Pod: preferred node affinity, each operator with the wrong values", pod(PREFERRED + """\
+      - weight: 5
+        preference:
+          matchExpressions:
+          - {key: a, operator: In}
+          - {key: c, operator: Exists, values: [x]}
+          - {key: e, operator: Lt, values: ['1', '2']}
+          - {key: g, operator: Gt, values: [abc]}
+          - {key: h, operator: In, values: ['not a value']}
+          - {key: "", operator: Nope}
+          matchFields:
+          - {key: metadata.uid, operator: In, values: [a, b]}
+""")),
+        ("Deployment: node affinity in a pod template", deployment(REQUIRED.replace("\n  ", "\n      ").replace(
+            "  affinity", "      affinity", 1) + """\
+            - matchExpressions: [{key: a, operator: In}]
+              matchFields: [{key: metadata.name, operator: In, values: [a, b]}]
+""")),
+    ]
+
+
+def _tolerations() -> list[tuple[str, str]]:
+    return [
+        ("Pod: tolerations, operators and values", pod("""\
+  tolerations:
+  - {key: a, operator: Exists, value: x}
+  - {key: "", operator: Equal, value: x}
+  - {operator: ""}
+  - {key: a, operator: Equal, value: "not a value"}
+  - {key: a, value: "-bad-"}
+  - {key: a, operator: In, value: x}
+  - {key: a, operator: equal}
+  - {key: "Bad Key", operator: Exists}
+  - {key: a/b/c, operator: Exists}
+""")),
+        ("Pod: tolerations, effects and seconds", pod("""\
+  tolerations:
+  - {key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 10}
+  - {key: a, operator: Exists, tolerationSeconds: 10}
+  - {key: a, operator: Exists, effect: NoExecute, tolerationSeconds: -5}
+  - {key: a, operator: Exists, effect: Sometimes}
+  - {key: a, operator: Exists, effect: noschedule, tolerationSeconds: 0}
+  - {operator: Exists, effect: PreferNoSchedule}
+""")),
+        ("Pod: tolerations with Gt and Lt", pod("""\
+  tolerations:
+  - {key: a, operator: Gt, value: "10", effect: NoSchedule}
+  - {key: b, operator: Lt, value: abc}
+  - {key: c, operator: Gt}
+""")),
+        ("DaemonSet: tolerations in a pod template", daemon_set("""\
+      tolerations:
+      - {key: a, operator: Exists, value: x}
+      - {operator: Equal}
+""")),
+    ]
+
+
+def _spread() -> list[tuple[str, str]]:
+    spread = "  topologySpreadConstraints:\n"
+    sel = "labelSelector: {matchLabels: {app: x}}"
+    return [
+        ("Pod: spread constraints, maxSkew and minDomains", pod(spread + f"""\
+  - {{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, {sel}}}
+  - {{maxSkew: -1, topologyKey: rack, whenUnsatisfiable: ScheduleAnyway, minDomains: 2, {sel}}}
+  - {{maxSkew: 1, topologyKey: host, whenUnsatisfiable: DoNotSchedule, minDomains: 0, {sel}}}
+  - {{maxSkew: 1, topologyKey: row, whenUnsatisfiable: DoNotSchedule, minDomains: -3, {sel}}}
+""")),
+        ("Pod: spread constraints, keys, actions and repeats", pod(spread + f"""\
+  - {{maxSkew: 1, topologyKey: "", whenUnsatisfiable: DoNotSchedule, {sel}}}
+  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Maybe, {sel}}}
+  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, {sel}}}
+  - {{maxSkew: 2, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, {sel}}}
+  - {{maxSkew: 1, topologyKey: "not a key", whenUnsatisfiable: ScheduleAnyway, {sel}}}
+""")),
+        ("Pod: spread constraints, node policies", pod(spread + f"""\
+  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: Always, {sel}}}
+  - {{maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, nodeTaintsPolicy: honor, {sel}}}
+  - {{maxSkew: 1, topologyKey: host, whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: "", nodeTaintsPolicy: "", {sel}}}
+""")),
+        ("Pod: spread constraints, matchLabelKeys", pod(spread + """\
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, matchLabelKeys: [app]}
+  - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [app, "", "Bad Key"]}
+  - {maxSkew: 1, topologyKey: host, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: tier, operator: Exists}]}, matchLabelKeys: [tier, pod-template-hash, pod-template-hash]}
+""")),
+        ("Pod: spread constraints, bad label selectors", pod(spread + """\
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: a, operator: In}, {key: b, operator: Gt, values: ['1']}]}}
+  - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {"bad key": "bad value"}}}
+""")),
+        ("Pod: pod affinity, namespaces and label keys", pod("""\
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: zone
+        labelSelector: {matchLabels: {app: x}}
+        namespaces: [Bad_NS, ok, "a.b"]
+        matchLabelKeys: [app, "bad key"]
+        mismatchLabelKeys: [app]
+      - topologyKey: zone
+        matchLabelKeys: [app]
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 0
+        podAffinityTerm: {topologyKey: zone, labelSelector: {matchExpressions: [{key: app, operator: Exists}]}, mismatchLabelKeys: [app]}
+      - weight: 101
+        podAffinityTerm: {topologyKey: zone, mismatchLabelKeys: [app]}
+""")),
+    ]
+
+
+def _pod_fields() -> list[tuple[str, str]]:
+    return [
+        ("Pod: scheduling gates, empty, bad and repeated", pod("""\
+  schedulingGates: [{name: ""}, {name: "a b"}, {name: example.com/gate}, {name: example.com/gate}, {name: x/y/z}]
+""")),
+        ("Pod: a nodeName that is not a DNS subdomain", pod("  nodeName: Bad_Node\n")),
+        ("Pod: a schedulerName that is empty", pod('  schedulerName: ""\n')),
+    ]
+
+
+def deployment(template_spec: str, kind: str = "Deployment", extra: str = "  replicas: 2\n",
+               api: str = "apps/v1", name: str = "web") -> str:
+    return f"""\
+apiVersion: {api}
+kind: {kind}
+metadata: {{name: {name}, namespace: ml}}
+spec:
+{extra}  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers: [{{name: c, image: busybox}}]
+{template_spec}"""
+
+
+def daemon_set(template_spec: str) -> str:
+    return deployment(template_spec, "DaemonSet", extra="")
+
+
+def job(spec: str, template_spec: str = "      restartPolicy: Never\n") -> str:
+    return f"""\
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: train, namespace: ml}}
+spec:
+{spec}  template:
+    spec:
+      containers: [{{name: c, image: busybox}}]
+{template_spec}"""
+
+
+def _controllers() -> list[tuple[str, str]]:
+    out = []
+    for kind in ("Deployment", "ReplicaSet", "StatefulSet"):
+        out += [
+            (f"{kind}: negative replicas", deployment("", kind, "  replicas: -1\n")),
+            (f"{kind}: an empty selector", deployment("", kind).replace("selector: {matchLabels: {app: web}}",
+                                                                         "selector: {}")),
+            (f"{kind}: a selector that does not match the template", deployment("", kind).replace(
+                "matchLabels: {app: web}}", "matchLabels: {app: other}}")),
+            (f"{kind}: no selector", deployment("", kind).replace("  selector: {matchLabels: {app: web}}\n", "")),
+        ]
+    out += [
+        ("DaemonSet: a selector that does not match the template", daemon_set("").replace(
+            "matchLabels: {app: web}}", "matchLabels: {app: other}}")),
+        ("DaemonSet: no selector", daemon_set("").replace("  selector: {matchLabels: {app: web}}\n", "")),
+        ("StatefulSet: a bad pod management policy", deployment("", "StatefulSet",
+                                                                 "  replicas: 1\n  podManagementPolicy: Sometimes\n")),
+        ("Deployment: a template whose pods never restart", deployment("      restartPolicy: Never\n")),
+        ("ReplicationController: negative replicas and no template labels", """\
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc, namespace: ml}
+spec:
+  replicas: -1
+  selector: {app: rc}
+  template:
+    metadata: {labels: {app: other}}
+    spec:
+      containers: [{name: c, image: busybox}]
+"""),
+    ]
+    return out
+
+
+def _jobs() -> list[tuple[str, str]]:
+    return [
+        ("Job: negative parallelism and completions", job(
+            "  parallelism: -1\n  completions: -2\n")),
+        ("Job: an unknown completion mode", job("  completionMode: Sometimes\n")),
+        ("Job: a template that restarts always", job("", "      restartPolicy: Always\n")),
+        ("Job: a template without a restart policy", job("", "")),
+        ("Job: a manual selector that does not match", job(
+            "  manualSelector: true\n  selector: {matchLabels: {app: a}}\n").replace(
+            "  template:\n    spec:", "  template:\n    metadata: {labels: {app: b}}\n    spec:")),
+        ("Job: a selector without manualSelector", job("  selector: {matchLabels: {app: a}}\n")),
+        ("Job: scheduling with basic and gang", job(
+            "  scheduling: {schedulingPolicy: {basic: {}, gang: {minCount: 1}}}\n")),
+        ("Job: scheduling with an empty policy", job("  scheduling: {schedulingPolicy: {}}\n")),
+        ("Job: scheduling without a policy", job("  scheduling: {}\n")),
+        ("Job: a gang of zero and a gang above parallelism", job(
+            "  parallelism: 2\n  scheduling: {schedulingPolicy: {gang: {minCount: 0}}}\n")),
+        ("Job: a gang above parallelism", job(
+            "  parallelism: 2\n  completions: 4\n  scheduling: {schedulingPolicy: {gang: {minCount: 3}}}\n")),
+        ("Job: scheduling constraints and disruption", job(
+            "  parallelism: 2\n  scheduling:\n    schedulingPolicy: {basic: {}}\n"
+            "    disruptionMode: {all: {}}\n    schedulingConstraints: {topology: [{key: ''}, {key: zone}]}\n")),
+        ("CronJob: a jobTemplate with negative parallelism", """\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "0 1 * * *"
+  jobTemplate:
+    spec:
+      parallelism: -1
+      completions: -1
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox}]
+"""),
+    ]
+
+
+def budget(spec: str) -> str:
+    return f"""\
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {{name: pdb, namespace: ml}}
+spec:
+{spec}"""
+
+
+def _budgets() -> list[tuple[str, str]]:
+    return [
+        ("PodDisruptionBudget: a negative minAvailable", budget("  minAvailable: -1\n")),
+        ("PodDisruptionBudget: a negative maxUnavailable", budget("  maxUnavailable: -2\n")),
+        ("PodDisruptionBudget: percentages above 100", budget("  minAvailable: 150%\n")),
+        ("PodDisruptionBudget: a negative percentage", budget("  maxUnavailable: '-10%'\n")),
+        ("PodDisruptionBudget: a string that is not a percentage", budget("  minAvailable: half\n")),
+        ("PodDisruptionBudget: a number as a string", budget("  maxUnavailable: '3'\n")),
+        ("PodDisruptionBudget: a percentage without a number", budget("  minAvailable: '%'\n")),
+        ("PodDisruptionBudget: a bad selector", budget(
+            "  minAvailable: 1\n  selector: {matchExpressions: [{key: a, operator: In}]}\n")),
+    ]
+
+
+def priority_class(body: str, name: str = "high") -> str:
+    return f"""\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {{name: {name}}}
+{body}"""
+
+
+def _priority_classes() -> list[tuple[str, str]]:
+    return [
+        ("PriorityClass: an unknown preemption policy", priority_class("value: 10\npreemptionPolicy: Sometimes\n")),
+        ("PriorityClass: an empty preemption policy", priority_class('value: 10\npreemptionPolicy: ""\n')),
+        ("PriorityClass: a system- name", priority_class("value: 10\n", "system-mine")),
+        ("PriorityClass: a built-in name with another value", priority_class("value: 10\n", "system-node-critical")),
+        ("PriorityClass: a name that is not a DNS subdomain", priority_class("value: 10\n", "High_Class")),
+        ("PriorityClass: a negative value", priority_class("value: -2147483648\n")),
+    ]
+
+
+def node(spec: str = "", status: str = "", name: str = "n1") -> str:
+    return f"""\
+apiVersion: v1
+kind: Node
+metadata: {{name: {name}}}
+{spec}{status}"""
+
+
+def _nodes() -> list[tuple[str, str]]:
+    return [
+        ("Node: taints, keys, values and effects", node("""\
+spec:
+  taints:
+  - {key: "", effect: NoSchedule}
+  - {key: "bad key", value: "bad value", effect: NoSchedule}
+  - {key: a, effect: Sometimes}
+  - {key: b, effect: ""}
+  - {key: c, value: "1", effect: NoExecute}
+  - {key: c, value: "2", effect: NoExecute}
+""")),
+        ("Node: a name that is not a DNS subdomain", node(name="Bad_Node")),
+        ("Namespace: names", """\
+apiVersion: v1
+kind: Namespace
+metadata: {name: Bad.NS}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: a.b}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: 123456789012345678901234567890123456789012345678901234567890abcd}
+"""),
+    ]
+
+
 CORPUS: list[tuple[str, str]] = [
     *_scheduling("v1beta1"),
     *_scheduling("v1alpha3"),
@@ -219,4 +593,5 @@ CORPUS: list[tuple[str, str]] = [
     ("Quoting: non-ASCII and control characters in values", pod('  schedulingGroup: {podGroupName: "gr\u00fcn"}\n')
      .replace("name: worker-0", 'name: worker-0, labels: {a: "caf\u00e9", b: "tab\\there", c: "\u00a0x", '
                                 'd: "x\\u200ey", e: "\\x1b[31m"}')),
+    *_core(),
 ]

@@ -102,14 +102,9 @@ def _errors(obj, change):
          [(("spec", "containers"), "must be a list, got an object")]),
         (POD, lambda o: o["spec"]["containers"][0]["resources"]["requests"].__setitem__("cpu", True),
          [(("spec", "containers", 0, "resources", "requests", "cpu"), "must be a number or a string, got true")]),
-        (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-         ["nodeSelectorTerms"][0]["matchExpressions"][0].pop("values"),
-         [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-            "nodeSelectorTerms", 0, "matchExpressions", 0, "values"), "Required value: must be specified when `operator` is 'In' or 'NotIn'")]),
-        (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-         ["nodeSelectorTerms"][0]["matchExpressions"][1].__setitem__("values", ["x"]),
-         [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-            "nodeSelectorTerms", 0, "matchExpressions", 1, "values", 0), "must be an integer when operator is Gt or Lt")]),
+        # (node selector requirements: types only here; ValidateNodeSelectorRequirement's and
+        # ValidateLabelSelectorRequirement's rules are validate_node_affinity.py's and
+        # validate_selectors.py's, tested in test_validate_core.py)
         # (a spread constraint's maxSkew 0 is the API server's rule now, with its text: validate_pods.py)
         # (v1beta1 and v1alpha3 scheduling kinds: types only here, values in validate_scheduling.py,
         # tested in test_validate_scheduling.py)
@@ -135,10 +130,6 @@ def _errors(obj, change):
           (("spec", "containers", 0, "ports", 1, "containerPort"),
            "Invalid value: 70000: must be between 1 and 65535, inclusive"),
           (("spec", "containers", 0, "ports", 2, "hostPort"), "Invalid value: -1: must be between 1 and 65535, inclusive")]),
-        (POD, lambda o: o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-         ["nodeSelectorTerms"][0]["matchExpressions"][0].__setitem__("operator", "Bogus"),
-         [(("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
-            "nodeSelectorTerms", 0, "matchExpressions", 0, "operator"), 'Invalid value: "Bogus": not a valid selector operator')]),
         (POD, lambda o: o["spec"].__setitem__("preemptionPolicy", "Sometimes"),
          [(("spec", "preemptionPolicy"), 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"')]),
     ],

@@ -82,7 +82,9 @@ def _pod_report(fwk: Framework | None, pod, state: ClusterState) -> dict[str, An
     if not feasible:
         return out
     view = np.array(feasible, dtype=np.intp)
-    totals = fwk.run_score(cs, pod, state, view)
+    pre, skipped_ = fwk.run_pre_score(cs, pod, state, view)
+    assert pre.is_success(), pre.message
+    totals = fwk.run_score(cs, pod, state, view, skipped_)
     skipped = {p.name for p in fwk.pre_score if p.pre_score(cs, pod, state, view).is_skip()}
     per_node: list[dict[str, dict]] = [{} for _ in feasible]
     for plugin, weight in fwk.score:

@@ -206,3 +206,48 @@ def test_score(affinity, nodes, args, want):
 def test_label_validation(text, key_ok, value_ok):
     assert valid_label_key(text) is key_ok
     assert valid_label_value(text) is value_ok
+
+
+KEY_MSG = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+           "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+           "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+             "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
+             "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+
+PRE_SCORE_ERRORS = [
+    # upstream TestNodeAffinityPriority "invalid key in preferred" (node_affinity_test.go)
+    pytest.param((pref(2, R("invalid key", "In", "bar")),),
+                 f'[0].matchExpressions[0].key: Invalid value: "invalid key": {KEY_MSG}', id="invalid key"),
+    # the API server lets these through (ValidateNodeSelectorRequirement counts Gt's values and
+    # leaves a preferred term's values alone); labels.NewRequirement refuses them
+    pytest.param((pref(1, R("size", "Exists")), pref(3, R("size", "Gt", "abc"))),
+                 "[1].matchExpressions[0].values[0]: Invalid value: \"abc\": for 'Gt', 'Lt' operators, "
+                 "the value must be an integer", id="Gt with a value that is not an integer"),
+    pytest.param((pref(1, R("zone", "In", "not a value", "a")),),
+                 f'[0].matchExpressions[0].values[0][zone]: Invalid value: "not a value": {VALUE_MSG}',
+                 id="a value that is not a label value"),
+    pytest.param((pref(1, R("a", "Lt", "1.5"), R("b", "Gt", "0x10")),),
+                 "[[0].matchExpressions[0].values[0]: Invalid value: \"1.5\": for 'Gt', 'Lt' operators, the value "
+                 "must be an integer, [0].matchExpressions[1].values[0]: Invalid value: \"0x10\": for 'Gt', 'Lt' "
+                 "operators, the value must be an integer]", id="two errors in one aggregate"),
+    # upstream TestPreferredSchedulingTermsScore's matchFields case
+    pytest.param((PreferredSchedulingTerm(1, term(fields=(R(NAME, "In", "host_1", "host_2"),))),),
+                 '[0].matchFields[0].values: Invalid value: ["host_1","host_2"]: must have one element',
+                 id="matchFields with two values"),
+    # NewPreferredSchedulingTerms skips terms of weight 0 and empty terms before parsing
+    pytest.param((pref(0, R("size", "Gt", "abc")), pref(1, R("size", "Gt", "5"))), None,
+                 id="a zero-weight term is not parsed"),
+]
+
+
+@pytest.mark.parametrize("terms,want", PRE_SCORE_ERRORS)
+def test_pre_score_refuses_terms_that_do_not_parse(terms, want):
+    state = make_state([make_node("n1", labels={"size": "4"}), make_node("n2", labels={"size": "9"})])
+    pod = make_pod("p", affinity=Affinity(node_preferred=terms))
+    status = NodeAffinity().pre_score(CycleState(), pod, state, state.all_nodes)
+    if want is None:
+        assert status.code == Code.SUCCESS
+    else:
+        assert (status.code, status.message) == (Code.ERROR, want)
+

@@ -311,6 +311,26 @@ spec:
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  affinity: {nodeAffinity: "
                                           "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}\n"))},
          "must have at least one node selector term"),
+    Case("The API server's rules", "A node affinity requirement the API server refuses",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", """spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - {key: gpu, operator: In}
+          - {key: cores, operator: Gt, values: ['8', '16']}
+          matchFields:
+          - {key: metadata.labels, operator: In, values: [node-1]}
+          - {key: metadata.name, operator: In, values: [node-1, node-2]}
+"""))}, "not a valid field selector key",
+         note="ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement: In and NotIn "
+              "need values, Exists and DoesNotExist take none, Gt and Lt exactly one; a field "
+              "selector names `metadata.name` with one node name. A Gt or Lt value that is not an "
+              "integer is accepted, as the API server accepts it: kube-scheduler then skips such a "
+              "required term (it matches no node), and a preferred one fails the pod's scheduling "
+              "cycle whenever nodes are scored (`running PreScore plugin \"NodeAffinity\"`, a "
+              "SchedulerError), as does a preferred term's value that is not a label value."),
     Case("The API server's rules", "A toleration the API refuses",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Equal, "
                                           "value: x, effect: NoSchedule, tolerationSeconds: 60}]\n"))},

@@ -1,4 +1,6 @@
 """The single-pod algorithm: FitError text, host selection and tie-break, node sampling."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -114,3 +116,27 @@ def test_percentage_of_nodes_to_score_samples_from_a_rotating_start():
     # the next pod starts where the last search stopped and finds the preferred node
     second = schedule_pod(fwk, pod("p2"), s)
     assert s.node_names[second.node] == "n150" and fwk.next_start_node_index == 0
+
+
+def test_a_pre_score_error_ends_the_cycle_only_when_nodes_are_scored():
+    """A preferred node affinity term the API server let through but that does not parse (a Gt
+    value that is no integer): NodeAffinity's PreScore answers an Error, which RunPreScorePlugins
+    wraps and schedulePod returns (a SchedulerError); schedulePod scores only when more than
+    one node is feasible, so with one the pod is placed."""
+    from podgroup_plan.config.configuration import build_profiles, resolve_feature_gates
+    from podgroup_plan.framework.interface import Handle
+    from podgroup_plan.framework.runtime import Framework
+    from podgroup_plan.framework.status import Code
+    from podgroup_plan.model.objects import Affinity, PreferredSchedulingTerm
+    from podgroup_plan.model.selectors import NodeSelectorRequirement, NodeSelectorTerm
+    from podgroup_plan.plugins.registry import IMPLEMENTED
+
+    gates = resolve_feature_gates(None)
+    fwk = Framework(build_profiles(None, gates)["default-scheduler"], Handle(feature_gates=gates), IMPLEMENTED)
+    term = NodeSelectorTerm((NodeSelectorRequirement("size", "Gt", ("abc",)),))
+    p = dataclasses.replace(pod("p"), affinity=Affinity(node_preferred=(PreferredSchedulingTerm(3, term),)))
+    r = schedule_pod(fwk, p, state([node("a", size="4"), node("b", size="9")]))
+    assert (r.node, r.status.code) == (None, Code.ERROR)
+    assert r.message == ('running PreScore plugin "NodeAffinity": [0].matchExpressions[0].values[0]: '
+                         "Invalid value: \"abc\": for 'Gt', 'Lt' operators, the value must be an integer")
+    assert schedule_pod(fwk, p, state([node("a", size="4")])).node == 0

@@ -26,7 +26,9 @@ def cycle(fwk: Framework, pod, state):
     assert status.is_success()
     passed = fwk.run_filter(cs, pod, state, state.all_nodes, Diagnosis())
     feasible = np.flatnonzero(passed)
-    return feasible, fwk.run_score(cs, pod, state, feasible), cs.read(CACHE_ENTRY_KEY)
+    pre, skipped = fwk.run_pre_score(cs, pod, state, feasible)
+    assert pre.is_success()
+    return feasible, fwk.run_score(cs, pod, state, feasible, skipped), cs.read(CACHE_ENTRY_KEY)
 
 
 def test_first_pod_transient_second_kept_and_filled_all_as_uncached():

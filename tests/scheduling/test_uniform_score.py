@@ -31,7 +31,9 @@ def totals(fwk: Framework, pod, state) -> tuple[list[int], list[int]]:
     feasible = np.flatnonzero(fwk.run_filter(cs, pod, state, state.all_nodes, Diagnosis()))
     if len(feasible) == 0:
         return [], []
-    return feasible.tolist(), fwk.run_score(cs, pod, state, feasible).tolist()
+    pre, skipped = fwk.run_pre_score(cs, pod, state, feasible)
+    assert pre.is_success()
+    return feasible.tolist(), fwk.run_score(cs, pod, state, feasible, skipped).tolist()
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -12,7 +12,8 @@ import re
 
 import numpy as np
 
-from podgroup_plan.model.objects import Pod
+from podgroup_plan.config.values import is_qualified_name, is_valid_label_value, quote
+from podgroup_plan.model.objects import Pod, PreferredSchedulingTerm
 from podgroup_plan.model.selectors import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
 from podgroup_plan.plugins.helper.taint import parse_go_int
 
@@ -152,3 +153,80 @@ def required_node_affinity_mask(state, pod: Pod) -> np.ndarray | None:
     if required is not None:
         out &= node_selector_mask(state, required)
     return out
+
+
+# ----- parse errors (what the API server lets through and kube-scheduler refuses) ----------
+
+_LABEL_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+
+
+def _invalid(path: str, value: str | tuple[str, ...], detail: str) -> str:
+    """field.Invalid(path, value, detail).Error(): a string quoted, a []string as json.Marshal
+    writes it (`["a","b"]`; none: `null`, the API having dropped the empty list)."""
+    if isinstance(value, str):
+        shown = quote(value)
+    else:
+        shown = "[" + ",".join(quote(v) for v in value) + "]" if value else "null"
+    return f"{path}: Invalid value: {shown}: {detail}"
+
+
+def _requirement_errors(req: NodeSelectorRequirement, path: str) -> list[str]:
+    """labels.NewRequirement's errors for one matchExpressions entry (nodeaffinity's
+    nodeSelectorRequirementsAsSelector), in its order. The API server has already checked the
+    key, the operator and the number of values (ValidateNodeSelectorRequirement): what reaches
+    the scheduler is a Gt/Lt value that is not an integer and, in a preferred term, a value
+    that is not a label value."""
+    if req.operator not in _LABEL_OPERATORS:
+        return [f"{path}.operator: Unsupported value: {quote(req.operator)}: supported values: "
+                + ", ".join(quote(o) for o in _LABEL_OPERATORS)]
+    errs = []
+    key_errs = is_qualified_name(req.key)
+    if key_errs:
+        errs.append(_invalid(f"{path}.key", req.key, "; ".join(key_errs)))
+    values = req.values
+    if req.operator in ("In", "NotIn") and not values:
+        errs.append(_invalid(f"{path}.values", values, "for 'in', 'notin' operators, values set can't be empty"))
+    elif req.operator in ("Exists", "DoesNotExist") and values:
+        errs.append(_invalid(f"{path}.values", values, "values set must be empty for exists and does not exist"))
+    elif req.operator in ("Gt", "Lt"):
+        if len(values) != 1:
+            errs.append(_invalid(f"{path}.values", values, "for 'Gt', 'Lt' operators, exactly one value is required"))
+        errs += [_invalid(f"{path}.values[{i}]", v, "for 'Gt', 'Lt' operators, the value must be an integer")
+                 for i, v in enumerate(values) if parse_go_int(v) is None]
+    for i, v in enumerate(values):
+        value_errs = is_valid_label_value(v)
+        if value_errs:  # validateLabelValue: the path keyed by the label key (path.Key(k))
+            errs.append(_invalid(f"{path}.values[{i}][{req.key}]", v, "; ".join(value_errs)))
+    return errs
+
+
+def _field_errors(req: NodeSelectorRequirement, path: str) -> list[str]:
+    """nodeSelectorRequirementsAsFieldSelector's errors for one matchFields entry."""
+    if req.operator not in ("In", "NotIn"):
+        return [f"{path}.operator: Unsupported value: {quote(req.operator)}: supported values: \"In\", \"NotIn\""]
+    if len(req.values) != 1:
+        return [_invalid(f"{path}.values", req.values, "must have one element")]
+    return []
+
+
+def preferred_terms_error(terms: tuple[PreferredSchedulingTerm, ...]) -> str | None:
+    """The error of nodeaffinity.NewPreferredSchedulingTerms (component-helpers
+    scheduling/corev1/nodeaffinity), None when every term parses: terms of weight 0 or with
+    no requirement are skipped; each other term's matchExpressions (labels.NewRequirement)
+    and matchFields errors, with paths from the term's index (`[0].matchExpressions[1]...`),
+    flattened into one aggregate (utilerrors: one message as it is, several in brackets,
+    repeats once). NodeAffinity's PreScore answers it as an Error, which fails the pod's
+    scheduling cycle when more than one node is feasible (schedulePod scores only then)."""
+    errs: list[str] = []
+    for i, term in enumerate(terms):
+        pref = term.preference
+        if term.weight == 0 or (not pref.match_expressions and not pref.match_fields):
+            continue
+        for j, req in enumerate(pref.match_expressions):
+            errs += _requirement_errors(req, f"[{i}].matchExpressions[{j}]")
+        for j, req in enumerate(pref.match_fields):
+            errs += _field_errors(req, f"[{i}].matchFields[{j}]")
+    if not errs:
+        return None
+    unique = list(dict.fromkeys(errs))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
