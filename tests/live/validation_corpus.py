@@ -589,6 +589,36 @@ CORPUS: list[tuple[str, str]] = [
     ("Pod: an empty podGroupName", pod('  schedulingGroup: {podGroupName: ""}\n')),
     ("Pod: a podGroupName that is not a DNS subdomain", pod("  schedulingGroup: {podGroupName: Bad_Name}\n")),
     ("Pod: a PodGroup that does not exist", pod("  schedulingGroup: {podGroupName: missing}\n")),
+    # ValidateLabelSelectorRequirement: the operator and its values, with the object's other problems
+    ("Selectors: operators without values, values without operators", pod("""\
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchExpressions: [{key: a, operator: In}, {key: b, operator: Exists, values: [x]},
+                                           {operator: Foo}, {key: c}]}
+        topologyKey: zone
+""").replace("name: worker-0", 'name: worker-0, labels: {"bad key": x}')),
+    ("Selectors: a Deployment's and a budget's requirements", """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d, namespace: ml}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: a}, matchExpressions: [{key: app, operator: In}]}
+  template:
+    metadata: {labels: {app: a}}
+    spec:
+      containers: [{name: c, image: x}]
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{operator: Exists}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: b, namespace: ml}
+spec:
+  minAvailable: 1
+  selector: {matchExpressions: [{key: app}]}
+"""),
     # values quoted as strconv.Quote quotes them: non-ASCII letters as they are, the rest escaped
     ("Quoting: non-ASCII and control characters in values", pod('  schedulingGroup: {podGroupName: "gr\u00fcn"}\n')
      .replace("name: worker-0", 'name: worker-0, labels: {a: "caf\u00e9", b: "tab\\there", c: "\u00a0x", '
