@@ -29,12 +29,14 @@ from podgroup_plan.loading.field_errors import (
     duplicate,
     invalid,
     is_dns1123_label,
+    is_dns1123_subdomain,
     is_label_value,
     label_name_errors,
     not_supported,
     required,
 )
 from podgroup_plan.loading.field_lines import format_path
+from podgroup_plan.loading.validate_label_keys import label_keys_issues, merged_selector
 from podgroup_plan.loading.validate_node_affinity import node_affinity_issues
 from podgroup_plan.loading.validate_resources import (
     node_resource_issues,
@@ -117,11 +119,12 @@ def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Is
         seen.add(name)
 
 
-def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Issue]:
+def _pod_affinity_issues(doc: Document, at: Path, affinity: dict, labels: dict | None) -> Iterator[Issue]:
     """validatePodAffinityTerm: ValidatePodAffinityTermSelector (its labelSelector and
     namespaceSelector through ValidateLabelSelector, label values checked: validateAffinity
     passes opts.AllowInvalidLabelValueInSelector, false on create), the namespaces' names,
-    then the topologyKey: an
+    matchLabelKeys and mismatchLabelKeys (validate_label_keys.py: a Pod's `labels` merged into
+    the labelSelector first, None for a template), then the topologyKey: an
     empty or missing one (Go's "") is `Required value: can not be empty`, and then, whatever
     it is, ValidateLabelName's messages (for "": `name part must be non-empty` and the
     regex's), in that order."""
@@ -138,8 +141,10 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Is
         for term_at, term in terms:
             if not isinstance(term, dict):
                 continue
-            for field_ in ("labelSelector", "namespaceSelector"):
-                yield from label_selector_issues(doc, term_at + (field_,), term.get(field_))
+            selector = merged_selector(term.get("labelSelector"), term.get("matchLabelKeys"),
+                                       term.get("mismatchLabelKeys"), labels)
+            yield from label_selector_issues(doc, term_at + ("labelSelector",), selector)
+            yield from label_selector_issues(doc, term_at + ("namespaceSelector",), term.get("namespaceSelector"))
             # each of `namespaces` through ValidateNamespaceName (NameIsDNSLabel), reported at
             # upstream's `<term>.namespace` and located at the name itself
             shown = format_path(term_at + ("namespace",))
@@ -147,6 +152,8 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict) -> Iterator[Is
                 if isinstance(name, str):
                     for m in is_dns1123_label(name):
                         yield Issue(doc, term_at + ("namespaces", j), invalid(name, m), shown=shown)
+            yield from label_keys_issues(doc, term_at, term.get("matchLabelKeys"), term.get("mismatchLabelKeys"),
+                                         selector)
             key = term.get("topologyKey") or ""
             if isinstance(key, str):
                 if not key:
@@ -159,11 +166,15 @@ _SCHEDULE_ACTIONS = ("DoNotSchedule", "ScheduleAnyway")  # supportedScheduleActi
 _NOT_POSITIVE = "must be greater than zero"  # isNotPositiveErrorMsg (ValidatePositiveField)
 
 
-def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue]:
+def _spread_issues(doc: Document, at: Path, constraints: list, labels: dict | None) -> Iterator[Issue]:
     """validateTopologySpreadConstraints, in its order: maxSkew positive, a topologyKey, a
     known whenUnsatisfiable, one constraint per {topologyKey, whenUnsatisfiable} (reported at
     the first of a repeated pair, as upstream), minDomains positive and only with
-    DoNotSchedule (validateMinDomains), the labelSelector (ValidateLabelSelector)."""
+    DoNotSchedule (validateMinDomains), matchLabelKeys (ValidateMatchLabelKeysAndMismatchLabelKeys,
+    the branch a new pod takes with MatchLabelKeysInPodTopologySpreadSelectorMerge on: a Pod's
+    `labels` merged into the selector first, None for a template), the labelSelector
+    (ValidateLabelSelector). nodeAffinityPolicy and nodeTaintsPolicy are the schema's enums,
+    with validateNodeInclusionPolicy's text."""
     for i, c in enumerate(constraints):
         if not isinstance(c, dict):
             continue
@@ -186,14 +197,19 @@ def _spread_issues(doc: Document, at: Path, constraints: list) -> Iterator[Issue
         if min_domains is not None and action != "DoNotSchedule":
             yield Issue(doc, at + (i, "minDomains"), invalid(
                 min_domains, f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"))
+        selector = merged_selector(c.get("labelSelector"), c.get("matchLabelKeys"), None, labels)
+        yield from label_keys_issues(doc, at + (i,), c.get("matchLabelKeys"), None, selector)
         # AllowInvalidTopologySpreadConstraintLabelSelector is false on create
-        yield from label_selector_issues(doc, at + (i, "labelSelector"), c.get("labelSelector"))
+        yield from label_selector_issues(doc, at + (i, "labelSelector"), selector)
 
 
 def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> list[Issue]:
     """Every rule above for one pod spec (`at`: its path in the document; `pod`: a Pod's, not a
     template's, which the API server defaults further: validate_resources.py)."""
     issues: list[Issue] = []
+    node_name = spec.get("nodeName")
+    if isinstance(node_name, str) and node_name:  # ValidatePodSpec: ValidateNodeName (NameIsDNSSubdomain)
+        issues += [Issue(doc, at + ("nodeName",), invalid(node_name, m)) for m in is_dns1123_subdomain(node_name)]
     selector = spec.get("nodeSelector")
     if selector:
         issues += label_map_issues(doc, at + ("nodeSelector",), selector)
@@ -203,14 +219,17 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> l
     affinity = spec.get("affinity")
     if isinstance(affinity, dict) and isinstance(affinity.get("nodeAffinity"), dict):
         issues += node_affinity_issues(doc, at + ("affinity", "nodeAffinity"), affinity["nodeAffinity"])
+    # PrepareForCreate merges a Pod's labels into its selectors (validate_label_keys.py)
+    labels = (doc.metadata.get("labels") or {}) if pod else None
+    labels = labels if isinstance(labels, dict) else {}
     if isinstance(affinity, dict):
-        issues += _pod_affinity_issues(doc, at + ("affinity",), affinity)
+        issues += _pod_affinity_issues(doc, at + ("affinity",), affinity, labels if pod else None)
     gates = spec.get("schedulingGates")
     if gates:
         issues += _scheduling_gate_issues(doc, at + ("schedulingGates",), gates)
     spread = spec.get("topologySpreadConstraints")
     if spread:
-        issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread)
+        issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread, labels if pod else None)
     for field in ("containers", "initContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             if isinstance(c, dict) and isinstance(c.get("resources"), dict):

@@ -157,9 +157,6 @@ NOT_YET = frozenset({
     "corpus-resources-a-pod-level-limit-without-a-request",
     # the built-in kinds' variations (validation_corpus._core), being worked through
     "corpus-pod-tolerations-with-gt-and-lt",
-    "corpus-pod-spread-constraints-matchlabelkeys",
-    "corpus-pod-pod-affinity-namespaces-and-label-keys",
-    "corpus-pod-a-nodename-that-is-not-a-dns-subdomain",
     "corpus-deployment-no-selector",
     "corpus-replicaset-no-selector",
     "corpus-statefulset-no-selector",

@@ -367,6 +367,35 @@ def _spread() -> list[tuple[str, str]]:
   - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: a, operator: In}, {key: b, operator: Gt, values: ['1']}]}}
   - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {"bad key": "bad value"}}}
 """)),
+        ("Pod: matchLabelKeys merged from the pod's labels, then validated", pod("""\
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: x}}, matchLabelKeys: [app]}
+  - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: tier, operator: Exists}]}, matchLabelKeys: [other, tier]}
+  - {maxSkew: 1, topologyKey: host, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {zone: z}}, matchLabelKeys: [tier, tier]}
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: zone
+        labelSelector: {matchLabels: {app: x}}
+        matchLabelKeys: [app]
+        mismatchLabelKeys: [zone]
+      - topologyKey: zone
+        labelSelector: {matchLabels: {zone: z}}
+        mismatchLabelKeys: [zone, tier]
+        matchLabelKeys: [tier]
+""").replace("namespace: ml}", "namespace: ml, labels: {app: x, tier: y, zone: z}}")),
+        ("Deployment: matchLabelKeys in a template, not merged", deployment("""\
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app, "bad key"]}
+      - {maxSkew: 1, topologyKey: rack, whenUnsatisfiable: DoNotSchedule, matchLabelKeys: [app]}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - topologyKey: zone
+            labelSelector: {matchLabels: {app: web}}
+            matchLabelKeys: [app]
+            mismatchLabelKeys: [app]
+""")),
         ("Pod: pod affinity, namespaces and label keys", pod("""\
   affinity:
     podAffinity:

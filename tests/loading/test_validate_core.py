@@ -125,3 +125,45 @@ def test_label_selector_requirements_come_with_the_objects_other_problems(manife
         "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
         "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ]
+
+
+# --- matchLabelKeys and mismatchLabelKeys (PrepareForCreate's merge, then
+# ValidateMatchLabelKeysAndMismatchLabelKeys), a pod's nodeName --------------------------------
+
+
+def test_a_pods_label_keys_are_merged_into_its_selectors_before_they_are_checked(manifests):
+    pod = _pod(topologySpreadConstraints=[
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": {"app": "x"}}, "matchLabelKeys": ["app"]},
+        {"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule", "matchLabelKeys": ["app"]}],
+        affinity={"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"topologyKey": "zone", "labelSelector": {"matchLabels": {"zone": "z"}},
+             "matchLabelKeys": ["tier", "bad key"], "mismatchLabelKeys": ["zone", "tier"]}]}})
+    pod["metadata"]["labels"] = {"app": "x", "tier": "y", "zone": "z"}
+    term = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]"
+    assert _problems(manifests, pod) == [  # (in the order of their lines)
+        # upstream's path for a key the merged selector already had: the constraint's own, indexed
+        'spec.topologySpreadConstraints[0][0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector',
+        "spec.topologySpreadConstraints[1].matchLabelKeys: Forbidden: must not be specified when labelSelector is "
+        "not set",
+        f'{term}.matchLabelKeys[0]: Invalid value: "tier": exists in both matchLabelKeys and mismatchLabelKeys',
+        f'{term}[0]: Invalid value: "tier": exists in both matchLabelKeys and labelSelector',
+        f'{term}.matchLabelKeys[1]: Invalid value: "bad key": name part {QUALIFIED}',
+    ]
+
+
+def test_a_templates_label_keys_are_not_merged(manifests):
+    """Only a Pod's PrepareForCreate merges: a Deployment's template with the same keys in both
+    places is fine."""
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "a"},
+                  "spec": {"selector": {"matchLabels": {"app": "x"}}, "template": {
+                      "metadata": {"labels": {"app": "x"}},
+                      "spec": {"containers": [{"name": "c", "image": "x"}], "topologySpreadConstraints": [
+                          {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                           "labelSelector": {"matchLabels": {"app": "x"}}, "matchLabelKeys": ["app"]}]}}}}
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, deployment]))
+    manifests.load("m.yaml")
+
+
+def test_a_pods_node_name_is_a_node_name(manifests):
+    assert _problems(manifests, _pod(nodeName="Node_1")) == [f'spec.nodeName: Invalid value: "Node_1": {SUBDOMAIN}']

@@ -331,6 +331,30 @@ spec:
               "required term (it matches no node), and a preferred one fails the pod's scheduling "
               "cycle whenever nodes are scored (`running PreScore plugin \"NodeAffinity\"`, a "
               "SchedulerError), as does a preferred term's value that is not a label value."),
+    Case("The API server's rules", "matchLabelKeys the API server refuses",
+         {"m.yaml": doc(NODE, POD.replace("  namespace: shop\n", "  namespace: shop\n  labels: {app: web}\n").replace(
+             "spec:\n", """spec:
+  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: DoNotSchedule
+    labelSelector: {matchLabels: {app: web}}
+    matchLabelKeys: [app]
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        matchLabelKeys: [app]
+"""))}, "exists in both matchLabelKeys and labelSelector",
+         note="ValidateMatchLabelKeysAndMismatchLabelKeys, after the API server has merged a new Pod's "
+              "own labels into the selector (`app In (web)` for `matchLabelKeys: [app]`; not for a "
+              "controller's template): a key the selector already names, keys without a selector, a "
+              "key in both lists, keys that are not label names. The path of the first is the API "
+              "server's (the constraint's or term's own, indexed)."),
+    Case("The API server's rules", "A pod bound to a name no node can have",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeName: Node_1\n"))},
+         "spec.nodeName: Invalid value: \"Node_1\"",
+         note="ValidatePodSpec: `nodeName` is a node name (a DNS subdomain)."),
     Case("The API server's rules", "A toleration the API refuses",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Equal, "
                                           "value: x, effect: NoSchedule, tolerationSeconds: 60}]\n"))},
