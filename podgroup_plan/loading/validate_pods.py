@@ -382,6 +382,18 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, g
     if kind in ("Job", "JobTemplate") and gang:
         issues += gang_min_count_issues(doc, spec_at, spec)
     template = spec.get("template")
+    meta = template.get("metadata") if isinstance(template, dict) else None
+    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):
+        labels = meta["labels"]
+        # batch/v1 SetDefaults_Job: a Job without labels takes its template's, which
+        # ValidateObjectMeta then checks as the Job's own (at metadata.labels)
+        if kind == "Job" and spec_at == ("spec",) and not doc.metadata.get("labels"):
+            issues += label_map_issues(doc, spec_at + ("template", "metadata", "labels"), labels,
+                                       shown_at=("metadata", "labels"))
+        # ValidatePodTemplateSpec: ValidateTemplateObjectMeta, before the pod spec; it is handed
+        # the template's path, so upstream reports the labels at `template.labels`
+        issues += label_map_issues(doc, spec_at + ("template", "metadata", "labels"), labels,
+                                   shown_at=spec_at + ("template", "labels"))
     if isinstance(template, dict) and isinstance(template.get("spec"), dict):
         issues += pod_spec_issues(doc, spec_at + ("template", "spec"), template["spec"])
     return issues

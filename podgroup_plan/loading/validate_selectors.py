@@ -38,10 +38,10 @@ from podgroup_plan.loading.field_lines import format_path
 Path = tuple
 
 
-def label_map_issues(doc: Document, at: Path, labels: dict) -> Iterator[Issue]:
-    """ValidateLabels(labels, at): shown at the map, as upstream reports it, and located at
-    the key, for its line."""
-    shown = format_path(at)
+def label_map_issues(doc: Document, at: Path, labels: dict, shown_at: Path | None = None) -> Iterator[Issue]:
+    """ValidateLabels(labels, at): shown at the map (or at `shown_at`, where upstream's path
+    is another), as upstream reports it, and located at the key, for its line."""
+    shown = format_path(at if shown_at is None else shown_at)
     for key, value in labels.items():
         if not isinstance(key, str):
             continue  # the schema reports it

@@ -648,6 +648,29 @@ spec:
   minAvailable: 1
   selector: {matchExpressions: [{key: app}]}
 """),
+    # ValidatePodTemplateSpec: the template's labels (ValidateTemplateObjectMeta)
+    ("Templates: labels a pod could not carry", """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d, namespace: ml}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: a}}
+  template:
+    metadata: {labels: {app: a, "bad key": x, tier: "no spaces"}}
+    spec:
+      containers: [{name: c, image: x}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ml}
+spec:
+  template:
+    metadata: {labels: {"-x": y}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: x}]
+"""),
     # values quoted as strconv.Quote quotes them: non-ASCII letters as they are, the rest escaped
     ("Quoting: non-ASCII and control characters in values", pod('  schedulingGroup: {podGroupName: "gr\u00fcn"}\n')
      .replace("name: worker-0", 'name: worker-0, labels: {a: "caf\u00e9", b: "tab\\there", c: "\u00a0x", '

@@ -196,6 +196,22 @@ CASES: list[Case] = [
     Case("Kinds and fields", "A label key that is not valid",
          {"m.yaml": doc(NODE.replace("topology.kubernetes.io/zone", "Topology_/zone"), POD)},
          'Invalid value: "Topology_/zone": prefix part a lowercase RFC 1123 subdomain must consist of'),
+    Case("Kinds and fields", "A pod template's labels that a pod could not carry",
+         {"m.yaml": doc(NODE, """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  template:
+    metadata: {labels: {app: train, "team name": ml}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+""")},
+         'spec.template.labels: Invalid value: "team name"',
+         note="Upstream reports a template's labels at `template.labels` (ValidatePodTemplateSpec is "
+              "handed the template's path); a Job without labels of its own takes its template's "
+              "(batch/v1 defaulting), so they are reported as the Job's too."),
     Case("Kinds and fields", "The same object twice",
          {"a.yaml": doc(NODE, POD), "b.yaml": POD}, "also at"),
     Case("Kinds and fields", "A timestamp that is not RFC 3339",
