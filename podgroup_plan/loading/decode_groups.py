@@ -43,7 +43,7 @@ def _policy(raw: Mapping, count_field: str) -> tuple[str, int]:
 
 def _topology_key(raw: Mapping) -> str | None:
     topology = (raw.get("schedulingConstraints") or {}).get("topology")
-    return topology[0]["key"] if topology else None
+    return (topology[0] or {}).get("key") if topology else None  # missing: refused by its validation
 
 
 def _disruption_mode(raw: Mapping) -> str:

@@ -142,7 +142,8 @@ def decode_spread_selector(doc: Document) -> SpreadSelector | None:
             return None
         selector = LabelSelector(tuple(sorted(labels.items())))
     else:
-        given = label_selector(spec["selector"])
-        assert given is not None  # the schemas require spec.selector to be an object
+        given = label_selector(spec.get("selector"))
+        if given is None:  # refused (apps validation: Required), never planned
+            return None
         selector = given
     return SpreadSelector(kind, namespace_of(meta), meta["name"], selector)

@@ -161,6 +161,25 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
+# util/validation (the package NameIsDNSLabel and NameIsDNSSubdomain call: metadata.name and
+# .namespace, node and namespace names in a pod spec, ...) checks the same lengths as content
+# but words them in characters (validation.MaxLenError), where content says bytes.
+_BYTES = " bytes"
+_CHARACTERS = " characters"
+
+
+@lru_cache(maxsize=4096)
+def name_is_dns_label(value: str) -> tuple[str, ...]:
+    """apimachinery NameIsDNSLabel (api/validation/generic.go): util/validation.IsDNS1123Label."""
+    return tuple(m.replace(_BYTES, _CHARACTERS) if m == max_len_error(63) else m for m in is_dns1123_label(value))
+
+
+@lru_cache(maxsize=4096)
+def name_is_dns_subdomain(value: str) -> tuple[str, ...]:
+    """apimachinery NameIsDNSSubdomain: util/validation.IsDNS1123Subdomain."""
+    return tuple(m.replace(_BYTES, _CHARACTERS) if m == max_len_error(253) else m for m in is_dns1123_subdomain(value))
+
+
 @lru_cache(maxsize=4096)
 def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     """content.IsDNS1123Subdomain (dns.go)"""

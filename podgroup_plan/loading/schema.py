@@ -262,7 +262,8 @@ def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
     (field_errors.py): a missing field `Required value` (with the detail of `x-required`, keyed
     by the property, where upstream gives one), a value outside an enum `Unsupported value:
     "X": supported values: ...` (sorted, as the validators' `sets.List` gives them, for the
-    built-in kinds; a CRD's enum in its schema's order), a number below a minimum of a built-in
+    built-in kinds; a CRD's enum, or one marked `x-ordered` whose validator lists a slice as
+    written, in its schema's order), a number below a minimum of a built-in
     kind `Invalid value: N: must be greater than or equal to M` (ValidateNonnegativeField,
     the declarative `+k8s:minimum`'s content.MinError), a list over a built-in kind's maxItems
     `Too many: N: must have at most M items` (the declarative `+k8s:maxItems`). Where upstream says something else for a
@@ -295,7 +296,8 @@ def describe(error: ValidationError, builtin: bool = True) -> SchemaError:
         return path, f"must be {_expected(error.validator_value)}, got {got}"
     if keyword == "enum":
         values = [str(v) for v in error.validator_value if v is not None]
-        return path, not_supported(value, sorted(values) if builtin else values)
+        # `x-ordered`: a validator that lists its values as written, not through sets.List
+        return path, not_supported(value, sorted(values) if builtin and not schema.get("x-ordered") else values)
     if keyword == "const":
         return path, f"unsupported value {show(value)}; must be {show(error.validator_value)}"
     if keyword == "minimum" and builtin:

@@ -32,6 +32,8 @@ from podgroup_plan.loading.field_errors import (
     is_dns1123_subdomain,
     is_label_value,
     label_name_errors,
+    name_is_dns_label,
+    name_is_dns_subdomain,
     regex_error,
 )
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
@@ -53,6 +55,13 @@ from podgroup_plan.model.objects import (
 
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000  # scheduling.HighestUserDefinablePriority
 SYSTEM_PREFIX = "system-"  # scheduling.SystemPriorityClassPrefix
+
+def name_problems(name: str, label: bool) -> tuple[str, ...]:
+    """A name ValidateObjectMeta judges with NameIsDNSLabel (`label`) or NameIsDNSSubdomain:
+    field.Invalid per message of util/validation's IsDNS1123Label / IsDNS1123Subdomain (their
+    length in characters, where the declarative formats' content package says bytes)."""
+    return tuple(invalid(name, m) for m in (name_is_dns_label(name) if label else name_is_dns_subdomain(name)))
+
 
 def dns_subdomain_problems(name: str) -> tuple[str, ...]:
     """NameIsDNSSubdomain (the `k8s-long-name` format): field.Invalid per message of
@@ -95,6 +104,18 @@ def _label_issues(doc: Document, labels: dict) -> list[Issue]:
     return issues
 
 
+# core/v1 SetDefaults_Namespace: every Namespace gets the label kubernetes.io/metadata.name with
+# its own name (written over any value given), which ValidateObjectMeta then judges as a label.
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+
+
+def _namespace_name_label(doc: Document, name: str) -> list[Issue]:
+    """The defaulted label's value is the name: too long a name is also too long a label value
+    (a name's other faults make no bad label value). Shown at metadata.labels, located at the
+    name."""
+    return [Issue(doc, ("metadata", "name"), p, shown="metadata.labels") for p in label_value_problems(name)]
+
+
 Identity = tuple[str, str, str]  # (kind, namespace, name)
 
 
@@ -119,6 +140,8 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
     if labels and isinstance(labels, dict):
         issues += _label_issues(doc, labels)
     kind = doc.kind
+    if kind == "Namespace" and key[2]:
+        issues += _namespace_name_label(doc, key[2])
     if kind == "Pod":
         spec = doc.obj["spec"]
         if spec.get("schedulingGroup") is not None or spec.get("workloadRef"):
@@ -193,7 +216,7 @@ def _object_names(doc: Document, key: Identity) -> list[Issue]:
     issues: list[Issue] = []
     if kind == "KubeSchedulerConfiguration" or not name:
         return issues
-    problems = dns_label_problems(name) if kind in _DNS_LABEL_NAMED else dns_subdomain_problems(name)
+    problems = name_problems(name, kind in _DNS_LABEL_NAMED)
     issues += [Issue(doc, ("metadata", "name"), p) for p in problems]
     if namespace:
         issues += [Issue(doc, ("metadata", "namespace"), p) for p in _namespace_problems(namespace)]
@@ -217,7 +240,7 @@ def _timestamps(doc: Document) -> list[Issue]:
 @lru_cache(maxsize=1024)  # few namespaces, many objects
 def _namespace_problems(namespace: str) -> tuple[str, ...]:
     """ValidateObjectMeta: metadata.namespace is ValidateNamespaceName (NameIsDNSLabel)."""
-    return dns_label_problems(namespace)
+    return name_problems(namespace, True)
 
 
 def duplicates(owned: Iterable[tuple[Identity, Document]]) -> Iterator[Issue]:

@@ -20,9 +20,9 @@ from podgroup_plan.loading.documents import Document, Issue
 from podgroup_plan.loading.field_errors import (
     forbidden,
     invalid,
-    is_dns1123_subdomain,
     is_label_value,
     label_name_errors,
+    name_is_dns_subdomain,
     required,
 )
 
@@ -88,7 +88,7 @@ def field_requirement_issues(doc: Document, at: Path, rq: dict) -> Iterator[Issu
         return
     for j, value in enumerate(values):
         if isinstance(value, str):
-            for m in is_dns1123_subdomain(value):
+            for m in name_is_dns_subdomain(value):
                 yield Issue(doc, at + ("values", j), invalid(value, m))
 
 

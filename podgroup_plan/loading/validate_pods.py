@@ -28,14 +28,15 @@ from podgroup_plan.loading.field_errors import (
     GoStruct,
     duplicate,
     invalid,
-    is_dns1123_label,
-    is_dns1123_subdomain,
     is_label_value,
     label_name_errors,
+    name_is_dns_label,
+    name_is_dns_subdomain,
     not_supported,
     required,
 )
 from podgroup_plan.loading.field_lines import format_path
+from podgroup_plan.loading.validate_job_selector import generated_selector_issues
 from podgroup_plan.loading.validate_label_keys import label_keys_issues, merged_selector
 from podgroup_plan.loading.validate_node_affinity import node_affinity_issues
 from podgroup_plan.loading.validate_resources import (
@@ -44,6 +45,7 @@ from podgroup_plan.loading.validate_resources import (
     pod_resource_issues,
     resource_requirement_issues,
 )
+from podgroup_plan.loading.validate_scheduling import job_scheduling_issues
 from podgroup_plan.loading.validate_selectors import (
     label_map_issues,
     label_selector_issues,
@@ -150,7 +152,7 @@ def _pod_affinity_issues(doc: Document, at: Path, affinity: dict, labels: dict |
             shown = format_path(term_at + ("namespace",))
             for j, name in enumerate(term.get("namespaces") or ()):
                 if isinstance(name, str):
-                    for m in is_dns1123_label(name):
+                    for m in name_is_dns_label(name):  # ValidateNamespaceName
                         yield Issue(doc, term_at + ("namespaces", j), invalid(name, m), shown=shown)
             yield from label_keys_issues(doc, term_at, term.get("matchLabelKeys"), term.get("mismatchLabelKeys"),
                                          selector)
@@ -209,7 +211,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> l
     issues: list[Issue] = []
     node_name = spec.get("nodeName")
     if isinstance(node_name, str) and node_name:  # ValidatePodSpec: ValidateNodeName (NameIsDNSSubdomain)
-        issues += [Issue(doc, at + ("nodeName",), invalid(node_name, m)) for m in is_dns1123_subdomain(node_name)]
+        issues += [Issue(doc, at + ("nodeName",), invalid(node_name, m)) for m in name_is_dns_subdomain(node_name)]
     selector = spec.get("nodeSelector")
     if selector:
         issues += label_map_issues(doc, at + ("nodeSelector",), selector)
@@ -320,9 +322,20 @@ def template_selector_issues(doc: Document, spec_at: Path, spec: dict, kind: str
     `manualSelector` has its selector generated, so only a manual one is compared with the
     template's labels."""
     selector = spec.get("selector")
+    at = spec_at + ("selector",)
+    if selector is None:
+        if kind == "Job" and not spec.get("manualSelector"):
+            return  # generated (PrepareForCreate's generateSelector)
+        if kind != "DaemonSet":  # ValidateDaemonSetSpec asks for none
+            yield Issue(doc, at, required())
+        # metav1.LabelSelectorAsSelector(nil) is labels.Nothing(): not Empty, matches no labels
+        template = spec.get("template")
+        labels = (template.get("metadata") or {}).get("labels") if isinstance(template, dict) else None
+        yield Issue(doc, spec_at + ("template", "metadata", "labels"),
+                    invalid(labels if isinstance(labels, dict) else None, "`selector` does not match template `labels`"))
+        return
     if not isinstance(selector, dict):
         return
-    at = spec_at + ("selector",)
     yield from label_selector_issues(doc, at, selector)
     if not selector_parses(selector):
         if kind in _UNPARSED_SELECTOR:
@@ -377,26 +390,100 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, g
         selector = spec.get("selector")
         if kind in _UNPARSED_SELECTOR and isinstance(selector, dict) and not selector_parses(selector):
             # ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec: the
-            # template is validated only with a selector that parses
+            # template is validated only with a selector that parses (a StatefulSet's
+            # restartPolicy is checked outside ValidatePodTemplateSpecForStatefulSet, always)
+            template = spec.get("template")
+            if kind == "StatefulSet" and isinstance(template, dict):
+                issues += always_restarted_issues(doc, spec_at + ("template",), template)
             return issues
-    if kind in ("Job", "JobTemplate") and gang:
-        issues += gang_min_count_issues(doc, spec_at, spec)
+    if kind in ("Job", "JobTemplate"):
+        if gang:
+            issues += gang_min_count_issues(doc, spec_at, spec)
+        issues += job_scheduling_issues(doc, spec_at + ("scheduling",), spec.get("scheduling"))
+    template = spec.get("template")
+    if isinstance(template, dict):
+        issues += template_issues(doc, spec_at + ("template",), template)
+        if kind in _ALWAYS_RESTARTED:
+            issues += always_restarted_issues(doc, spec_at + ("template",), template)
+    return issues
+
+
+# The kinds whose pods must restart (ValidatePodTemplateSpecForReplicaSet, ValidateStatefulSetSpec,
+# ValidateDaemonSetSpec, ValidatePodTemplateSpecForRC): a restartPolicy left out is defaulted to
+# Always (SetDefaults_PodSpec).
+_ALWAYS_RESTARTED = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "ReplicationController"})
+
+
+def always_restarted_issues(doc: Document, template_at: Path, template: dict) -> Iterator[Issue]:
+    """field.NotSupported(<template>.spec.restartPolicy, [Always])."""
+    spec = template.get("spec")
+    policy = spec.get("restartPolicy") if isinstance(spec, dict) else None
+    if isinstance(policy, str) and policy not in ("", "Always"):
+        yield Issue(doc, template_at + ("spec", "restartPolicy"), not_supported(policy, ("Always",)))
+
+
+def template_issues(doc: Document, template_at: Path, template: dict) -> list[Issue]:
+    """ValidatePodTemplateSpec: the template's labels through ValidateLabels, reported at
+    upstream's `<template>.labels` (fldPath.Child("labels"): the metadata's own path is left out)
+    and located at the key, then its pod spec."""
+    issues: list[Issue] = []
+    meta = template.get("metadata")
+    labels = meta.get("labels") if isinstance(meta, dict) else None
+    if isinstance(labels, dict) and labels:
+        issues += label_map_issues(doc, template_at + ("metadata", "labels"), labels, shown_at=template_at + ("labels",))
+    if isinstance(template.get("spec"), dict):
+        issues += pod_spec_issues(doc, template_at + ("spec",), template["spec"])
+    return issues
+
+
+def defaulted_label_issues(doc: Document, spec: dict) -> list[Issue]:
+    """A Job's or ReplicationController's metadata.labels, when left empty, are its template's
+    (batch SetDefaults_Job, core SetDefaults_ReplicationController): ValidateObjectMeta then
+    judges them as metadata.labels, located at the template's keys."""
+    if doc.metadata.get("labels"):
+        return []
     template = spec.get("template")
     meta = template.get("metadata") if isinstance(template, dict) else None
-    if isinstance(meta, dict) and isinstance(meta.get("labels"), dict):
-        labels = meta["labels"]
-        # batch/v1 SetDefaults_Job: a Job without labels takes its template's, which
-        # ValidateObjectMeta then checks as the Job's own (at metadata.labels)
-        if kind == "Job" and spec_at == ("spec",) and not doc.metadata.get("labels"):
-            issues += label_map_issues(doc, spec_at + ("template", "metadata", "labels"), labels,
-                                       shown_at=("metadata", "labels"))
-        # ValidatePodTemplateSpec: ValidateTemplateObjectMeta, before the pod spec; it is handed
-        # the template's path, so upstream reports the labels at `template.labels`
-        issues += label_map_issues(doc, spec_at + ("template", "metadata", "labels"), labels,
-                                   shown_at=spec_at + ("template", "labels"))
-    if isinstance(template, dict) and isinstance(template.get("spec"), dict):
-        issues += pod_spec_issues(doc, spec_at + ("template", "spec"), template["spec"])
+    labels = meta.get("labels") if isinstance(meta, dict) else None
+    if not isinstance(labels, dict) or not labels:
+        return []
+    return list(label_map_issues(doc, ("spec", "template", "metadata", "labels"), labels, shown_at=("metadata", "labels")))
+
+
+def replication_controller_issues(doc: Document, spec: dict) -> list[Issue]:
+    """core ValidateReplicationControllerSpec, for the fields the planner reads: the selector,
+    defaulted from the template's labels (SetDefaults_ReplicationController), must not be empty
+    (ValidateNonEmptySelector), then ValidatePodTemplateSpecForRC: a template (Required), the
+    selector matching its labels, the template itself, pods that restart always."""
+    issues = defaulted_label_issues(doc, spec)
+    template = spec.get("template")
+    labels = None
+    if isinstance(template, dict) and isinstance(template.get("metadata"), dict):
+        labels = template["metadata"].get("labels")
+    selector = spec.get("selector") or labels or {}
+    if not selector:
+        issues.append(Issue(doc, ("spec", "selector"), required()))
+    if not isinstance(template, dict):
+        issues.append(Issue(doc, ("spec", "template"), required()))
+        return issues
+    if selector and isinstance(selector, dict) and any((labels or {}).get(k) != v for k, v in selector.items()):
+        issues.append(Issue(doc, ("spec", "template", "metadata", "labels"),
+                            invalid(labels, "`selector` does not match template `labels`")))
+    issues += template_issues(doc, ("spec", "template"), template)
+    issues += always_restarted_issues(doc, ("spec", "template"), template)
     return issues
+
+
+_POD_MANAGEMENT = ("OrderedReady", "Parallel")
+
+
+def stateful_set_issues(doc: Document, spec: dict) -> list[Issue]:
+    """apps ValidateStatefulSetSpec's podManagementPolicy (an empty one is defaulted to
+    OrderedReady by SetDefaults_StatefulSet)."""
+    policy = spec.get("podManagementPolicy")
+    if isinstance(policy, str) and policy and policy not in _POD_MANAGEMENT:
+        return [Issue(doc, ("spec", "podManagementPolicy"), invalid(policy, "must be 'OrderedReady' or 'Parallel'"))]
+    return []
 
 
 def job_spec_issues(doc: Document, spec_at: Path, spec: dict, gang: bool = True) -> list[Issue]:
@@ -419,12 +506,17 @@ def object_issues(doc: Document) -> list[Issue]:
     if kind == "Pod":
         return pod_spec_issues(doc, ("spec",), spec, pod=True)
     if kind in ("Deployment", "ReplicaSet", "StatefulSet", "Job", "DaemonSet"):
-        return _template_spec_issues(doc, ("spec",), spec, kind)
+        issues = _template_spec_issues(doc, ("spec",), spec, kind)
+        if kind == "Job":
+            issues += defaulted_label_issues(doc, spec)
+            if not spec.get("manualSelector"):
+                name = doc.metadata.get("name")
+                issues += generated_selector_issues(doc, ("spec",), spec, name if isinstance(name, str) else "")
+        elif kind == "StatefulSet":
+            issues += stateful_set_issues(doc, spec)
+        return issues
     if kind == "ReplicationController":
-        template = spec.get("template")
-        if isinstance(template, dict) and isinstance(template.get("spec"), dict):
-            return pod_spec_issues(doc, ("spec", "template", "spec"), template["spec"])
-        return []
+        return replication_controller_issues(doc, spec)
     if kind == "CronJob":
         job = spec.get("jobTemplate")
         if isinstance(job, dict) and isinstance(job.get("spec"), dict):

@@ -28,6 +28,7 @@ from podgroup_plan.loading.field_errors import (
     is_dns1123_label,
     is_dns1123_subdomain,
     is_label_key,
+    name_is_dns_subdomain,
     not_supported,
     required,
     too_many,
@@ -69,7 +70,7 @@ def scheduling_group_issues(doc: Document, spec: dict) -> Iterator[Issue]:
     if name is None:
         yield Issue(doc, at, invalid(None, "must specify one of: `podGroupName`"))
     elif isinstance(name, str):
-        for message in is_dns1123_subdomain(name):
+        for message in name_is_dns_subdomain(name):  # ValidatePodGroupName: NameIsDNSSubdomain
             yield Issue(doc, at, invalid(name, message))
 
 
@@ -548,3 +549,40 @@ _RULES: dict[str, Callable[[dict], Found]] = {
     "PodGroup": _pod_group,
     "CompositePodGroup": _composite_pod_group,
 }
+
+
+# --- a Job's spec.scheduling (batch/v1, gate WorkloadWithJob) -----------------------------------
+
+
+def job_scheduling_issues(doc: Document, at: Path, scheduling: Any) -> list[Issue]:
+    """A Job's `spec.scheduling` as v1.37.0 validates it on create: the declarative rules of
+    `pkg/apis/batch/v1` Validate_JobSchedulingConfiguration (each block optional: the
+    schedulingPolicy union of basic and gang, with Validate_WorkloadPodGroupGangSchedulingPolicy's
+    optional minCount at least 1, the controller defaulting an unset one to parallelism; at most
+    one topology constraint with a label key; the disruptionMode union of single and all), then
+    `pkg/apis/batch/validation` validateJobScheduling: workloadbuilder's controller-policy checks
+    on the resolved configuration (a policy left out resolves to Basic, WorkloadItemForJob's
+    default), of which a Job can only break validateDisruptionModeCompatibleWithSchedulingPolicy
+    (`all` disruption with the Basic policy, field.Invalid with an empty value)."""
+    if not isinstance(scheduling, dict):
+        return []
+    found: list[tuple[Path, str]] = []
+    policy = scheduling.get("schedulingPolicy")
+    mode = scheduling.get("disruptionMode")
+    # resolveSchedulingConfig through mapSchedulingPolicy / mapDisruptionMode: basic wins over
+    # gang and single over all when both are set; a policy with neither is the default, Basic
+    gang_only = isinstance(policy, dict) and policy.get("basic") is None and policy.get("gang") is not None
+    all_only = isinstance(mode, dict) and mode.get("single") is None and mode.get("all") is not None
+    if all_only and not gang_only:
+        found.append((at + ("disruptionMode",),
+                      invalid("", "the disruptionMode `all` is not supported with the Basic scheduling policy")))
+    if isinstance(policy, dict):
+        found += _union(at + ("schedulingPolicy",), policy, ("basic", "gang"))
+        gang = policy.get("gang")
+        min_count = gang.get("minCount") if isinstance(gang, dict) else None
+        if type(min_count) is int and min_count < 1:
+            found.append((at + ("schedulingPolicy", "gang", "minCount"),
+                          invalid(min_count, "must be greater than or equal to 1")))
+    found += _constraints(at + ("schedulingConstraints",), scheduling.get("schedulingConstraints"))
+    found += _disruption_mode(at + ("disruptionMode",), mode)
+    return [Issue(doc, path, message) for path, message in found]

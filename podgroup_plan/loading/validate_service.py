@@ -12,7 +12,7 @@ planner does not read, and are not applied.
 from __future__ import annotations
 
 from podgroup_plan.loading.documents import Document, Issue
-from podgroup_plan.loading.field_errors import invalid, is_dns1123_subdomain, required
+from podgroup_plan.loading.field_errors import invalid, name_is_dns_subdomain, required
 from podgroup_plan.loading.validate_selectors import label_map_issues
 
 
@@ -29,7 +29,7 @@ def service_issues(doc: Document) -> list[Issue]:
         if not cname:
             issues.append(Issue(doc, ("spec", "externalName"), required()))
         else:
-            issues += [Issue(doc, ("spec", "externalName"), invalid(cname, m)) for m in is_dns1123_subdomain(cname)]
+            issues += [Issue(doc, ("spec", "externalName"), invalid(cname, m)) for m in name_is_dns_subdomain(cname)]
     selector = spec.get("selector")
     if isinstance(selector, dict):
         issues += label_map_issues(doc, ("spec", "selector"), selector)

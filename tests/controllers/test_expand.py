@@ -309,14 +309,17 @@ def test_without_expansion_adds_nothing_and_names_what_it_skipped(tmp_path):
     pytest.param("scheduling: {schedulingPolicy: {gang: {minCount: 0}}}", 7,
                  "spec.scheduling.schedulingPolicy.gang.minCount", id="min-count-zero"),
     pytest.param("scheduling: {schedulingPolicy: {basic: {}, gang: {}}}", 7,
-                 "spec.scheduling.schedulingPolicy: exactly one of basic, gang is required, but both are set",
+                 # validate.Union (Validate_WorkloadPodGroupSchedulingPolicy)
+                     'spec.scheduling.schedulingPolicy: Invalid value: "{basic, gang}": must specify exactly one of: '
+                     "`basic`, `gang`",
                  id="basic-and-gang"),
     pytest.param("completionMode: Indexed\n  completions: 2\n  parallelism: 100001", 9,
                  "spec.parallelism: Invalid value: 100001: must be less than or equal to 100000 when completion mode is "
                  "Indexed",
                  id="indexed-parallelism-limit"),
     pytest.param("scheduling: {disruptionMode: {}}", 7,
-                 "spec.scheduling.disruptionMode: exactly one of single, all is required", id="disruption-empty"),
+                 "spec.scheduling.disruptionMode: Invalid value: \"\": must specify one of: `single`, `all`",
+                     id="disruption-empty"),
 ])
 def test_bad_jobs_are_bad_input_with_their_line(tmp_path, spec, line, message):
     with pytest.raises(InputError) as err:

@@ -82,10 +82,16 @@ PLANNER_LIMITS = (
 )
 
 
+# A uid the server made when it created the object (a Job's generated selector and template
+# labels carry it: validate_job_selector.py): the tool cannot know it and says `<uid>`.
+_UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def _expected_from_server(server_lines: list[str]) -> list[str]:
     """The server's lines in the tool's words where the tool deliberately differs."""
     out = []
     for line in server_lines:
+        line = _UID.sub("<uid>", line)
         who, _, rest = line.partition(": ")
         # A value the server cannot decode (a timestamp, a quantity, a type): the tool says
         # which field, in words of its own; compared as "the object is refused".
@@ -157,21 +163,6 @@ NOT_YET = frozenset({
     "corpus-resources-a-pod-level-limit-without-a-request",
     # the built-in kinds' variations (validation_corpus._core), being worked through
     "corpus-pod-tolerations-with-gt-and-lt",
-    "corpus-deployment-no-selector",
-    "corpus-replicaset-no-selector",
-    "corpus-statefulset-no-selector",
-    "corpus-daemonset-no-selector",
-    "corpus-statefulset-a-bad-pod-management-policy",
-    "corpus-deployment-a-template-whose-pods-never-restart",
-    "corpus-replicationcontroller-negative-replicas-and-no-template-labels",
-    "corpus-job-an-unknown-completion-mode",
-    "corpus-job-a-selector-without-manualselector",
-    "corpus-job-scheduling-with-basic-and-gang",
-    "corpus-job-scheduling-with-an-empty-policy",
-    "corpus-job-scheduling-constraints-and-disruption",
-    "corpus-priorityclass-an-unknown-preemption-policy",
-    "corpus-priorityclass-an-empty-preemption-policy",
-    "corpus-namespace-names",
 })
 
 

@@ -476,6 +476,52 @@ def _controllers() -> list[tuple[str, str]]:
         ("StatefulSet: a bad pod management policy", deployment("", "StatefulSet",
                                                                  "  replicas: 1\n  podManagementPolicy: Sometimes\n")),
         ("Deployment: a template whose pods never restart", deployment("      restartPolicy: Never\n")),
+        ("StatefulSet: an empty pod management policy, defaulted", deployment("", "StatefulSet",
+                                                                          '  replicas: 1\n  podManagementPolicy: ""\n')),
+        ("StatefulSet: a selector that does not parse and pods that never restart", deployment(
+            "      restartPolicy: OnFailure\n", "StatefulSet").replace(
+            "selector: {matchLabels: {app: web}}", "selector: {matchExpressions: [{key: app, operator: In}]}")),
+        ("Deployment: a selector that does not parse and pods that never restart", deployment(
+            "      restartPolicy: Never\n").replace(
+            "selector: {matchLabels: {app: web}}", "selector: {matchExpressions: [{key: app, operator: In}]}")),
+        ("DaemonSet: pods that restart on failure", daemon_set("      restartPolicy: OnFailure\n")),
+        ("Deployment: template labels that are not labels", deployment("").replace(
+            "metadata: {labels: {app: web}}", 'metadata: {labels: {app: web, "bad key": "bad value"}}')),
+        ("Job: template labels that become its own", job("").replace(
+            "  template:\n    spec:", '  template:\n    metadata: {labels: {"bad key": x}}\n    spec:')),
+        ("Job: template labels, its own labels given", job("").replace(
+            "  template:\n    spec:", '  template:\n    metadata: {labels: {"bad key": x}}\n    spec:').replace(
+            "namespace: ml}", "namespace: ml, labels: {app: train}}", 1)),
+        ("ReplicationController: a selector defaulted from the template, or empty", """\
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc, namespace: ml}
+spec:
+  template:
+    metadata: {labels: {app: rc}}
+    spec:
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc2, namespace: ml}
+spec:
+  selector: {app: other, "x y": z}
+  template:
+    metadata: {labels: {app: rc, "bad key": v}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc3, namespace: ml}
+spec:
+  selector: {}
+  template:
+    spec:
+      containers: [{name: c, image: busybox}]
+"""),
         ("ReplicationController: negative replicas and no template labels", """\
 apiVersion: v1
 kind: ReplicationController
@@ -503,6 +549,10 @@ def _jobs() -> list[tuple[str, str]]:
             "  manualSelector: true\n  selector: {matchLabels: {app: a}}\n").replace(
             "  template:\n    spec:", "  template:\n    metadata: {labels: {app: b}}\n    spec:")),
         ("Job: a selector without manualSelector", job("  selector: {matchLabels: {app: a}}\n")),
+        ("Job: generated labels set otherwise in the template; a selector on the name only", job("").replace(
+            "  template:\n    spec:", "  template:\n    metadata: {labels: {job-name: other, controller-uid: x}}\n"
+            "    spec:") + "---\n" + job("  selector: {matchLabels: {job-name: train2}}\n").replace(
+            "name: train,", "name: train2,")),
         ("Job: scheduling with basic and gang", job(
             "  scheduling: {schedulingPolicy: {basic: {}, gang: {minCount: 1}}}\n")),
         ("Job: scheduling with an empty policy", job("  scheduling: {schedulingPolicy: {}}\n")),
@@ -514,6 +564,13 @@ def _jobs() -> list[tuple[str, str]]:
         ("Job: scheduling constraints and disruption", job(
             "  parallelism: 2\n  scheduling:\n    schedulingPolicy: {basic: {}}\n"
             "    disruptionMode: {all: {}}\n    schedulingConstraints: {topology: [{key: ''}, {key: zone}]}\n")),
+        ("Job: a gang policy with all disruption, and an empty disruption mode", job(
+            "  parallelism: 2\n  scheduling:\n    schedulingPolicy: {gang: {}}\n    disruptionMode: {all: {}}\n")
+            + "---\n" + job("  scheduling: {disruptionMode: {}, schedulingConstraints: {topology: [{}]}}\n").replace(
+                "name: train,", "name: train2,")),
+        ("Job: all disruption with no policy, which is Basic", job("  scheduling: {disruptionMode: {all: {}}}\n")),
+        ("Job: both disruption modes and a bad topology key", job(
+            "  scheduling: {disruptionMode: {single: {}, all: {}}, schedulingConstraints: {topology: [{key: 'a b'}]}}\n")),
         ("CronJob: a jobTemplate with negative parallelism", """\
 apiVersion: batch/v1
 kind: CronJob
@@ -582,6 +639,44 @@ metadata: {{name: {name}}}
 {spec}{status}"""
 
 
+def _long_names() -> str:
+    """NameIsDNSLabel and NameIsDNSSubdomain (util/validation) count a name's length in
+    characters, the declarative formats (content) and IsLabelValue in bytes."""
+    label, subdomain = "a" * 64, ".".join(["a" * 60] * 5)[:254]
+    return (pod(f"""\
+  nodeName: {subdomain}
+  schedulingGroup: {{podGroupName: {subdomain}}}
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {{topologyKey: zone, namespaces: [{label}], labelSelector: {{}}}}
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{{matchFields: [{{key: metadata.name, operator: In, values: [{subdomain}]}}]}}]
+""").replace("name: worker-0", f"name: {subdomain}") + f"""\
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {{name: {subdomain}, namespace: ml}}
+spec:
+  podGroupTemplates: [{{name: {label}, schedulingPolicy: {{basic: {{}}}}}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: {label}, namespace: ml}}
+spec: {{type: ExternalName, externalName: {subdomain}}}
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {{name: {subdomain}}}
+handler: {label}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {{name: {label}}}
+""")
+
+
 def _nodes() -> list[tuple[str, str]]:
     return [
         ("Node: taints, keys, values and effects", node("""\
@@ -595,6 +690,7 @@ spec:
   - {key: c, value: "2", effect: NoExecute}
 """)),
         ("Node: a name that is not a DNS subdomain", node(name="Bad_Node")),
+        ("Names too long, counted in characters or bytes", _long_names()),
         ("Namespace: names", """\
 apiVersion: v1
 kind: Namespace

@@ -167,3 +167,117 @@ def test_a_templates_label_keys_are_not_merged(manifests):
 
 def test_a_pods_node_name_is_a_node_name(manifests):
     assert _problems(manifests, _pod(nodeName="Node_1")) == [f'spec.nodeName: Invalid value: "Node_1": {SUBDOMAIN}']
+
+
+# --- controllers (apps ValidateDeploymentSpec and siblings, core ValidateReplicationControllerSpec) --
+
+
+def _deployment(kind="Deployment", selector=None, labels=None, restart=None, **spec) -> dict:
+    pod_spec = {"containers": [{"name": "c", "image": "x"}]}
+    if restart:
+        pod_spec["restartPolicy"] = restart
+    spec = {"template": {"metadata": {"labels": labels or {"app": "web"}}, "spec": pod_spec}, **spec}
+    if selector is not None:
+        spec["selector"] = selector
+    return {"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": "web", "namespace": "a"}, "spec": spec}
+
+
+def test_a_missing_selector_selects_nothing(manifests):
+    """LabelSelectorAsSelector(nil) is labels.Nothing(): the template's labels never match it;
+    a DaemonSet is not asked for a selector at all."""
+    mismatch = 'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`'
+    assert _problems(manifests, _deployment()) == ["spec.selector: Required value", mismatch]
+    assert _problems(manifests, _deployment("DaemonSet")) == [mismatch]
+
+
+def test_controller_pods_must_restart_always(manifests):
+    """ValidatePodTemplateSpecForReplicaSet (only with a selector that parses), and a
+    StatefulSet's own check (always)."""
+    assert _problems(manifests, _deployment(selector={"matchLabels": {"app": "web"}}, restart="Never")) == [
+        'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"']
+    unparsed = {"matchExpressions": [{"key": "app", "operator": "In"}]}
+    assert ('spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"'
+            in _problems(manifests, _deployment("StatefulSet", selector=unparsed, restart="OnFailure")))
+    assert not any("restartPolicy" in p for p in _problems(manifests, _deployment(selector=unparsed, restart="Never")))
+
+
+def test_template_labels_are_shown_at_upstreams_path(manifests):
+    """ValidatePodTemplateSpec reports the labels at `<template>.labels`; a Job whose own labels
+    are left out takes its template's (SetDefaults_Job), judged again as metadata.labels."""
+    bad = {"app": "web", "bad key": "x"}
+    assert _problems(manifests, _deployment(selector={"matchLabels": {"app": "web"}}, labels=bad)) == [
+        f'spec.template.labels: Invalid value: "bad key": name part {QUALIFIED}']
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "a"},
+           "spec": {"template": {"metadata": {"labels": {"bad key": "x"}},
+                                 "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}}}
+    assert _problems(manifests, job) == [f'metadata.labels: Invalid value: "bad key": name part {QUALIFIED}',
+                                         f'spec.template.labels: Invalid value: "bad key": name part {QUALIFIED}']
+
+
+def test_a_replication_controllers_selector_is_defaulted_from_its_template(manifests):
+    rc = {"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "rc", "namespace": "a"},
+          "spec": {"template": {"metadata": {"labels": {"app": "rc"}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}}}
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, rc]))
+    manifests.load("m.yaml")
+    rc["spec"]["selector"] = {"app": "other"}
+    assert _problems(manifests, rc) == [
+        'spec.template.metadata.labels: Invalid value: {"app":"rc"}: `selector` does not match template `labels`']
+    rc["spec"] = {"selector": {}, "template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}
+    assert _problems(manifests, rc) == ["spec.selector: Required value"]
+
+
+def test_a_stateful_sets_pod_management_policy(manifests):
+    sts = _deployment("StatefulSet", selector={"matchLabels": {"app": "web"}}, podManagementPolicy="Sometimes")
+    assert _problems(manifests, sts) == [
+        "spec.podManagementPolicy: Invalid value: \"Sometimes\": must be 'OrderedReady' or 'Parallel'"]
+    sts["spec"]["podManagementPolicy"] = ""  # defaulted to OrderedReady
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, sts]))
+    manifests.load("m.yaml")
+
+
+# --- Jobs (batch validateJobSpec, validateJobScheduling, validateGeneratedSelector) --------------
+
+
+def _job(**spec) -> dict:
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "train", "namespace": "a"},
+            "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}},
+                     **spec}}
+
+
+def test_a_jobs_scheduling_in_the_api_servers_words(manifests):
+    at = "spec.scheduling"
+    assert _problems(manifests, _job(scheduling={"schedulingPolicy": {"basic": {}, "gang": {"minCount": 0}}})) == [
+        f'{at}.schedulingPolicy: Invalid value: "{{basic, gang}}": must specify exactly one of: `basic`, `gang`',
+        f"{at}.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or equal to 1"]
+    assert _problems(manifests, _job(scheduling={"schedulingPolicy": {}})) == [
+        f'{at}.schedulingPolicy: Invalid value: "": must specify one of: `basic`, `gang`']
+    # a policy left out resolves to Basic (WorkloadItemForJob's default)
+    assert _problems(manifests, _job(scheduling={"disruptionMode": {"all": {}}})) == [
+        f'{at}.disruptionMode: Invalid value: "": the disruptionMode `all` is not supported with the Basic '
+        "scheduling policy"]
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, _job(parallelism=2, scheduling={
+        "schedulingPolicy": {"gang": {}}, "disruptionMode": {"all": {}}})]))
+    manifests.load("m.yaml")
+
+
+def test_a_job_selector_the_server_would_generate(manifests):
+    """Without manualSelector the server generates the selector from the Job's new uid (shown as
+    `<uid>`): a selector of one's own must select exactly the generated labels."""
+    selector, labels = sorted(_problems(manifests, _job(selector={"matchLabels": {"app": "a"}})))
+    assert selector == ('spec.selector: Invalid value: {"matchLabels":{"app":"a","batch.kubernetes.io/controller-uid":'
+                        '"<uid>"}}: `selector` not auto-generated')
+    # (the labels' middle is cut in the message: errors.shorten)
+    assert labels.startswith('spec.template.metadata.labels: Invalid value: {"batch.kubernetes.io/controller-u')
+    assert labels.endswith('b-name":"train"}: `selector` does not match template `labels`')
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, _job(selector={"matchLabels": {"job-name": "train"}})]))
+    manifests.load("m.yaml")
+
+
+def test_names_too_long_are_counted_in_characters(manifests):
+    """NameIsDNSLabel (util/validation) words a name's length in characters, IsValidLabelValue
+    in bytes; a Namespace's name is also its kubernetes.io/metadata.name label."""
+    name = "a" * 64
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+    assert _problems(manifests, namespace) == [
+        f'metadata.labels: Invalid value: "{name}": must be no more than 63 bytes',
+        f'metadata.name: Invalid value: "{name}": must be no more than 63 characters']

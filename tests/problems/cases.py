@@ -177,6 +177,12 @@ CASES: list[Case] = [
     Case("Kinds and fields", "A name that is not a DNS name",
          {"m.yaml": doc(NODE, pod(**{"name: web-0": "name: Web_0"}))},
          'metadata.name: Invalid value: "Web_0": a lowercase RFC 1123 subdomain must consist of'),
+    Case("Kinds and fields", "A Namespace name too long",
+         {"m.yaml": doc(NODE, "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + "team-" * 13 + "x}\n")},
+         "must be no more than 63 characters",
+         note="Names are counted in bytes but worded as util/validation words them (`characters`); a "
+              "Namespace's name is also its `kubernetes.io/metadata.name` label (SetDefaults_Namespace), "
+              "whose value is worded in bytes."),
     Case("Kinds and fields", "A Service or StatefulSet name with dots",
          {"m.yaml": doc(NODE, POD, "apiVersion: v1\nkind: Service\nmetadata:\n  name: web.shop\n  namespace: shop\n"
                                    "spec:\n  selector: {app: web}\n  ports: [{port: 80}]\n")},
@@ -471,6 +477,71 @@ spec:
               "(apps and batch validation). v1.37.0 does not validate `spec.schedulerName` "
               "(\"field corev1.PodSpec.SchedulerName has no validation\"): any text is a profile "
               "name that matches nothing, and the pod is `Ignored`."),
+    Case("The API server's rules", "A controller without a selector, or whose pods do not restart",
+         {"m.yaml": doc(NODE, """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      restartPolicy: OnFailure
+      containers: [{name: web, image: nginx}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  podManagementPolicy: InOrder
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres}]
+""")}, "spec.selector: Required value",
+         note="apps validation: a Deployment, ReplicaSet or StatefulSet needs a selector, and a missing "
+              "one selects nothing (`selector` does not match template `labels`; a DaemonSet gets only "
+              "that line); their pods and a ReplicationController's restart always; a StatefulSet's "
+              "podManagementPolicy is OrderedReady or Parallel (an empty one is defaulted). A "
+              "ReplicationController's selector is its template's labels when left out, and must not "
+              "be empty."),
+    Case("The API server's rules", "A Job's scheduling the API server refuses",
+         {"m.yaml": doc(NODE, """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  parallelism: 4
+  scheduling:
+    schedulingPolicy: {basic: {}, gang: {minCount: 4}}
+    disruptionMode: {all: {}}
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: trainer, image: trainer}]
+""")}, "must specify exactly one of: `basic`, `gang`",
+         note="The declarative rules of `spec.scheduling` (one of basic and gang, one of single and all, "
+              "a gang's minCount at least 1, one topology constraint), then the Job controller's "
+              "policy checks on what the Job resolves to: a policy left out, or basic and gang both, "
+              "is Basic, and Basic takes no `all` disruption."),
+    Case("The API server's rules", "A Job selector the API server would generate",
+         {"m.yaml": doc(NODE, """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: ml}
+spec:
+  selector: {matchLabels: {app: train}}
+  template:
+    metadata: {labels: {app: train}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: trainer, image: trainer}]
+""")}, "`selector` not auto-generated",
+         note="Without `manualSelector: true` the API server makes the selector from the Job's new uid "
+              "(validateGeneratedSelector): a selector of one's own must select exactly the labels it "
+              "generates. The uid does not exist before the Job is created: the message shows `<uid>`."),
 
     # --- quantities --------------------------------------------------------------------------
     Case("Quantities", "Not a quantity",
