@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     gates = resolve_feature_gates(None)
     t0 = time.perf_counter()
-    cluster = load_input([folder])
+    cluster = load_input([folder], feature_gates=gates)
     t1 = time.perf_counter()
     cpu1 = time.process_time()
     result = plan(cluster, feature_gates=gates).to_dict()

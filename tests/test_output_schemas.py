@@ -81,8 +81,8 @@ def test_every_scenario_result_meets_the_schema(case):
     from podgroup_plan.planner import plan
 
     expected = yaml.safe_load((SCENARIOS / case / "expected.yaml").read_text(encoding="utf-8"))
-    result = plan(load_input([str(SCENARIOS / case / "manifests")]),
-                  feature_gates=expected.get("featureGates"))
+    gates = expected.get("featureGates")
+    result = plan(load_input([str(SCENARIOS / case / "manifests")], feature_gates=gates), feature_gates=gates)
     check("PlanResult", json.loads(render_json(result.to_dict())))
 
 

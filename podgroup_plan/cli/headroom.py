@@ -95,7 +95,7 @@ def headroom(
             problems: list[Problem] = []
             for file in workload:
                 try:
-                    work = inputs.load_workload(str(file), context)
+                    work = inputs.load_workload(str(file), context, gates)
                     kind, ns, name = check_template(work, str(file))
                     templates.append(Template(inputs.expansion(work, no_expand), kind, ns, name))
                 except InputError as err:

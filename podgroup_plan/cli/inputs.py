@@ -75,15 +75,18 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
     stdin_problems: list[Problem] = []
     stdin_text = read_stdin(paths, stdin_problems)
 
+    # the gates first: some of the API server's rules depend on them (loading.load_input)
+    (gates,), gate_problems = gather(lambda: parse_gates(feature_gates))
+
     def load_input() -> Any:
         with DelayedStatus("Reading manifests…") if is_terminal(sys.stderr) else nullcontext():
-            return loading.load_input(list(paths), stdin_text, validate=validate, keep_context=keep_context)
+            return loading.load_input(list(paths), stdin_text, validate=validate, keep_context=keep_context,
+                                      feature_gates=gates)
 
     steps: list[Callable[[], Any]] = [load_input]
     steps += [_config_step(f) for f in config_files]
-    steps.append(lambda: parse_gates(feature_gates))
-    (cluster, *configs, gates), problems = gather(*steps)
-    problems = stdin_problems + problems
+    (cluster, *configs), problems = gather(*steps)
+    problems = stdin_problems + problems + gate_problems
     # Each configuration that will be used is resolved here, once: its problems join the
     # others, and the result goes on to plan() (`resolved`). The manifests' configuration is
     # resolved once however many files are missing.
@@ -108,15 +111,17 @@ def load(paths: list[str], config_files: Sequence[Path | None], feature_gates: s
     return cluster, configs, gates
 
 
-def load_workload(file: str, context: Sequence[Any]) -> ClusterInput:
+def load_workload(file: str, context: Sequence[Any], gates: Mapping[str, bool] | None = None) -> ClusterInput:
     """A file of work to add to the input (`headroom --workload`), loaded with the input's
     PriorityClasses, RuntimeClasses, LimitRanges and runtimes (`context`, from `load`'s
     `keep_context`) as kube-apiserver would admit it into that cluster. The file's own objects
-    stand where it is also one of the input's files."""
+    stand where it is also one of the input's files. `gates`: `--feature-gates`, as `load` read
+    them."""
     from podgroup_plan import loading
     from podgroup_plan.loading.paths import same_file
 
-    return loading.load_input([file], context=[d for d in context if not _same(d.file, file, same_file)])
+    return loading.load_input([file], context=[d for d in context if not _same(d.file, file, same_file)],
+                              feature_gates=gates)
 
 
 def _same(a: str, b: str, same_file: Callable[[str, str], bool]) -> bool:

@@ -18,7 +18,7 @@ import itertools
 import os
 from collections import Counter
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from podgroup_plan.errors import InputError, Problem
 from podgroup_plan.loading import known_fields, validate_scheduling
@@ -33,6 +33,8 @@ from podgroup_plan.loading.room import ensure_headroom
 from podgroup_plan.loading.schema import Check, SchemaSet, bundled, group_of
 from podgroup_plan.loading.unplanned import creates_pods
 from podgroup_plan.loading.validate import Identity, check_input, check_object, identity, reference_notes
+from podgroup_plan.loading.validate_tolerations import GATE as TOLERATION_GATE
+from podgroup_plan.loading.validate_tolerations import comparison_operators
 from podgroup_plan.model.cluster_input import ClusterInput
 
 __all__ = ["load_input", "load_scheduler_config", "check_not_empty", "summarize", "InputError"]
@@ -50,14 +52,17 @@ CONTEXT_KINDS = frozenset({"PriorityClass", "RuntimeClass", "LimitRange", "Train
 
 def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
                validate: str = STRICT, *, context: Sequence[Document] = (),
-               keep_context: list[Document] | None = None) -> ClusterInput:
+               keep_context: list[Document] | None = None,
+               feature_gates: Mapping[str, bool] | None = None) -> ClusterInput:
     """Read, check, decode and validate every object under `paths` (`-` is stdin; its text or
     bytes may be passed as `stdin_text`). Raises InputError listing every problem.
 
     `validate` is kubectl's `--validate` (known_fields.py): `strict` makes an unknown field
     bad input, `warn` a note of the result (`input_notes`), `ignore` lets it pass unsaid.
     `keep_context` collects the documents of CONTEXT_KINDS read; `context` is such documents
-    of another input, read before `paths` (their objects are part of the result)."""
+    of another input, read before `paths` (their objects are part of the result).
+    `feature_gates` (`--feature-gates`, unresolved) decide the validation rules an API server
+    gate changes: Gt/Lt tolerations (validate_tolerations.py)."""
     problems: list[Problem] = []
     if isinstance(stdin_text, bytes):
         stdin_text = decode_text(STDIN_NAME, stdin_text, problems) or ""
@@ -68,7 +73,8 @@ def load_input(paths: Sequence[str], stdin_text: str | bytes | None = None,
             docs = _kept(docs, keep_context)
         if context:
             docs = itertools.chain(context, docs)
-        decoded, ignored, issues = check_and_decode(docs, validate=validate, warnings=warnings)
+        with comparison_operators(_gate(feature_gates, TOLERATION_GATE)):
+            decoded, ignored, issues = check_and_decode(docs, validate=validate, warnings=warnings)
         if not problems and not issues:
             ci = decoded.cluster_input(ignored)
             if warnings:
@@ -206,6 +212,21 @@ def check_and_decode(
     if warnings is not None:
         warnings += reference_notes(decoded)
     return decoded, ignored, issues
+
+
+def _gate(feature_gates: Mapping[str, bool] | None, name: str) -> bool:
+    """A gate as the run resolves it (config/feature_gates.py: defaults, AllAlpha/AllBeta, the
+    given values); off when the gates do not resolve (their problems are the configuration's,
+    reported with it)."""
+    if not feature_gates:
+        return False  # (no gate these rules ask about is on by default)
+    from podgroup_plan.config.defaults import gate_enabled
+    from podgroup_plan.config.feature_gates import resolve_feature_gates
+
+    try:
+        return gate_enabled(resolve_feature_gates(feature_gates), name)
+    except InputError:
+        return False
 
 
 def field_warnings(warnings: list[Issue], stdin_text: str | None = None) -> tuple[str, ...]:

@@ -32,9 +32,9 @@ from podgroup_plan.loading.field_errors import (
     label_name_errors,
     required,
 )
-from podgroup_plan.loading.validate_pods import toleration_issues
 from podgroup_plan.loading.validate_resources import overhead_issues
 from podgroup_plan.loading.validate_selectors import label_map_issues
+from podgroup_plan.loading.validate_tolerations import toleration_issues
 
 _LIMIT_TYPES = frozenset({"Pod", "Container", "PersistentVolumeClaim"})  # standardLimitRangeTypes
 
@@ -58,7 +58,8 @@ def runtime_class_issues(doc: Document) -> list[Issue]:
             issues += label_map_issues(doc, ("scheduling", "nodeSelector"), selector)
         tolerations = scheduling.get("tolerations")
         if isinstance(tolerations, list) and tolerations:
-            issues += toleration_issues(doc, ("scheduling", "tolerations"), tolerations)
+            # node validateTolerations passes empty PodValidationOptions: never Gt or Lt
+            issues += toleration_issues(doc, ("scheduling", "tolerations"), tolerations, comparison=False)
             issues += _repeated_tolerations(doc, tolerations)
     return issues
 

@@ -52,59 +52,9 @@ from podgroup_plan.loading.validate_selectors import (
     selector_parses,
     selector_value,
 )
+from podgroup_plan.loading.validate_tolerations import TAINT_EFFECTS, toleration_issues
 
 Path = tuple
-
-def toleration_issues(doc: Document, at: Path, tolerations: list) -> Iterator[Issue]:
-    """ValidateTolerations, in its order and with its texts (remembered per list: the pods of a
-    dump share their tolerations)."""
-    try:
-        key = tuple(tuple(t.items()) if isinstance(t, dict) else t for t in tolerations)
-        found = _TOLERATION_ANSWERS.get(key)
-    except TypeError:
-        key, found = None, None
-    if found is None:
-        found = tuple(_toleration_problems(tolerations))
-        if key is not None and len(_TOLERATION_ANSWERS) < 4096:
-            _TOLERATION_ANSWERS[key] = found
-    for rel, message in found:
-        yield Issue(doc, at + rel, message)
-
-
-_TOLERATION_ANSWERS: dict[tuple, tuple[tuple[Path, str], ...]] = {}
-
-
-def _toleration_problems(tolerations: list) -> Iterator[tuple[Path, str]]:
-    for i, t in enumerate(tolerations):
-        if not isinstance(t, dict):
-            continue
-        path = (i,)
-        key = t.get("key") or ""
-        effect = t.get("effect") or ""
-        operator = t.get("operator") or ""
-        if key:
-            for m in label_name_errors(key):
-                yield path + ("key",), m
-        if not key and operator != "Exists":
-            yield path + ("operator",), invalid(
-                operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"')
-        if t.get("tolerationSeconds") is not None and effect != "NoExecute":
-            yield path + ("effect",), invalid(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set")
-        value = t.get("value") or ""
-        if operator in ("Equal", ""):
-            errs = is_label_value(value)
-            if errs:
-                yield path + ("operator",), invalid(value, ";".join(errs))
-        elif operator == "Exists":
-            if value:
-                yield path + ("operator",), invalid(value, "value must be empty when `operator` is 'Exists'")
-        elif operator not in ("Gt", "Lt"):
-            # Gt and Lt are accepted: the apiserver takes them with TaintTolerationComparisonOperators
-            # (AllowTaintTolerationComparisonOperators), and the scheduler's own gate decides
-            yield path + ("operator",), not_supported(operator, ("Equal", "Exists"))
-        if effect and effect not in _TAINT_EFFECTS:
-            yield path + ("effect",), not_supported(effect, _TAINT_EFFECTS)
-
 
 def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Issue]:
     """validateSchedulingGates: each name a qualified name (ValidateQualifiedName, reported at
@@ -243,7 +193,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> l
     return issues
 
 
-_TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")  # validateTaintEffect's validValues
+_TAINT_EFFECTS = TAINT_EFFECTS
 
 
 # ValidateNode calls validateNodeTaints(node.Spec.Taints, fldPath.Child("taints")) with

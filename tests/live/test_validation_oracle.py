@@ -161,8 +161,6 @@ NOT_YET = frozenset({
     # a pod-level request the API server defaults from the containers' aggregate
     # (defaultPodRequests) is not made up by the tool (validate_resources.pod_resource_issues)
     "corpus-resources-a-pod-level-limit-without-a-request",
-    # the built-in kinds' variations (validation_corpus._core), being worked through
-    "corpus-pod-tolerations-with-gt-and-lt",
 })
 
 

@@ -281,3 +281,43 @@ def test_names_too_long_are_counted_in_characters(manifests):
     assert _problems(manifests, namespace) == [
         f'metadata.labels: Invalid value: "{name}": must be no more than 63 bytes',
         f'metadata.name: Invalid value: "{name}": must be no more than 63 characters']
+
+
+# --- Gt and Lt tolerations, with and without the API server's gate ------------------------------
+
+
+def _tolerations(*tolerations) -> dict:
+    return _pod(tolerations=list(tolerations))
+
+
+def test_comparison_tolerations_are_refused_without_the_gate(manifests):
+    """TaintTolerationComparisonOperators is alpha and off in v1.37.0: ValidateTolerations
+    refuses the operators (listing them among the values it names)."""
+    assert _problems(manifests, _tolerations({"key": "a", "operator": "Gt", "value": "5"})) == [
+        'spec.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"']
+
+
+def test_comparison_tolerations_with_the_gate_need_decimal_integers(manifests):
+    """With --feature-gates TaintTolerationComparisonOperators=true: content.IsDecimalInteger,
+    then strconv.ParseInt (checked against kube-apiserver v1.37.2 with the gate on). A
+    RuntimeClass's tolerations never take them (empty PodValidationOptions)."""
+    from podgroup_plan.errors import InputError
+    from podgroup_plan.loading import load_input
+
+    pod = _tolerations({"key": "a", "operator": "Gt", "value": "10"}, {"key": "b", "operator": "Lt", "value": "007"},
+                       {"key": "c", "operator": "Gt"}, {"key": "d", "operator": "Lt", "value": "1" * 20})
+    runtime = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "rc"}, "handler": "h",
+               "scheduling": {"tolerations": [{"key": "a", "operator": "Gt", "value": "1"}]}}
+    manifests.write("m.yaml", yaml.safe_dump_all([NODE, pod, runtime], sort_keys=False))
+    try:
+        load_input(["m.yaml"], feature_gates={"TaintTolerationComparisonOperators": True})
+    except InputError as err:
+        problems = [str(p).split(": ", 2)[2] for p in err.problems]
+    assert problems == [
+        'spec.tolerations[1].value: Invalid value: "007": must be a valid decimal integer in canonical form',
+        'spec.tolerations[2].value: Invalid value: "": must be non-empty',
+        'spec.tolerations[2].value: Invalid value: "": strconv.ParseInt: parsing "": invalid syntax',
+        f'spec.tolerations[3].value: Invalid value: "{"1" * 20}": strconv.ParseInt: parsing "{"1" * 20}": '
+        "value out of range",
+        'scheduling.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"',
+    ]

@@ -30,7 +30,7 @@ def test_preemption_scenario_matches_kube_scheduler(oracle_bin, case):
     manifests = SCENARIOS / case / "manifests"
     gates = {**scheduler_gates(), "SchedulerAsyncPreemption": False}
     oracle = run_oracle(oracle_bin, "scheduler", manifests, gates, None, extra=("--tie-break", "name"))
-    planner = plan(load_input([str(manifests)]), feature_gates=gates).to_dict()
+    planner = plan(load_input([str(manifests)], feature_gates=gates), feature_gates=gates).to_dict()
 
     assert sorted(v["name"] for v in oracle["victims"]) == sorted(v["name"] for v in planner["victims"])
     mine = {p["name"]: p for p in planner["pods"]}

@@ -41,7 +41,7 @@ def test_scenario_matches_kube_scheduler(oracle_bin, case):
     manifests = SCENARIOS / case / "manifests"
     gates = scheduler_gates()
     oracle = run_oracle(oracle_bin, "scheduler", manifests, gates, None, extra=("--tie-break", "name"))
-    planner = plan(load_input([str(manifests)]), feature_gates=gates).to_dict()
+    planner = plan(load_input([str(manifests)], feature_gates=gates), feature_gates=gates).to_dict()
     known: set[str] = set()
     problems = compare_scheduler(oracle, planner, gates, known)
     assert not known, f"tolerated mismatches used: {sorted(known)}"

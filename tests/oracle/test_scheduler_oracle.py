@@ -43,7 +43,7 @@ def _check(oracle_bin: Path, case: dict, gates: dict[str, bool]) -> None:
 
 
 def _compare(oracle_bin: Path, case: dict, gates: dict[str, bool], manifests: Path) -> None:
-    planner = plan(load_input([str(manifests)]), scheduler_config=case["config"], feature_gates=gates).to_dict()
+    planner = plan(load_input([str(manifests)], feature_gates=gates), scheduler_config=case["config"], feature_gates=gates).to_dict()
     assume(placement_tie(planner) is None)  # oracle_exclusions rule 10: upstream draws at random
     oracle = run_oracle(oracle_bin, "scheduler", manifests, gates, case["config"], extra=("--tie-break", "name"))
     known: set[str] = set()

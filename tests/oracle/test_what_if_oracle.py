@@ -80,7 +80,7 @@ def test_what_if_scenarios_match_kube_scheduler(oracle_bin, case):
         what_if = plan(applied.cluster, scheduler_config=config, feature_gates=gates).to_dict()
         documents = changed_documents(case["documents"], applied)
         manifests = write_manifests(Path(tmp) / "after", documents, None)
-        written = plan(load_input([str(manifests)]), scheduler_config=config, feature_gates=gates).to_dict()
+        written = plan(load_input([str(manifests)], feature_gates=gates), scheduler_config=config, feature_gates=gates).to_dict()
         # the manifests say what the what-if planned: the same decisions, pod by pod
         assert _decisions(written) == _decisions(what_if)
         _oracle_agrees(oracle_bin, manifests, written, config, gates, documents)
@@ -106,7 +106,7 @@ def test_headroom_copies_match_kube_scheduler(oracle_bin, case):
         copies = copy_documents(case["template"], [(copy_of(work, i, after), i) for i in range(1, written + 1)])
         documents = case["documents"] + copies
         manifests = write_manifests(Path(tmp) / "with-copies", documents, None)
-        result = plan(load_input([str(manifests)]), scheduler_config=config, feature_gates=gates).to_dict()
+        result = plan(load_input([str(manifests)], feature_gates=gates), scheduler_config=config, feature_gates=gates).to_dict()
         oracle = _oracle_agrees(oracle_bin, manifests, result, config, gates, documents)
     node = {(p["namespace"], p["name"]): p["node"] for p in oracle["pods"]}
     for i in range(1, written + 1):

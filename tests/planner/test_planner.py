@@ -48,8 +48,8 @@ def fingerprint(planner: Planner) -> tuple:
 
 @pytest.mark.parametrize("case", CASES)
 def test_planner_plans_what_plan_plans(case):
-    cluster = load_input([str(SCENARIOS / case / "manifests")])
     controls = _controls(case)
+    cluster = load_input([str(SCENARIOS / case / "manifests")], feature_gates=controls["feature_gates"])
     assert _json(Planner(cluster, **controls).plan()) == _json(plan(cluster, **controls))
 
 
@@ -69,7 +69,7 @@ def _extra_pods(cluster: ClusterInput, n: int, cpu: int) -> list[Pod]:
 @pytest.mark.parametrize("case", ["preemption-gang-evicts-single-pods", "composite-two-level-fits",
                                   "nominated-node-from-input", "job-gang-fits"])
 def test_a_scope_taken_back_leaves_result_and_state_as_they_were(case):
-    cluster = load_input([str(SCENARIOS / case / "manifests")])
+    cluster = load_input([str(SCENARIOS / case / "manifests")], feature_gates=_controls(case)["feature_gates"])
     planner = Planner(cluster, **_controls(case))
     planner.plan()
     before = fingerprint(planner)

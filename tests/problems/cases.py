@@ -381,6 +381,15 @@ spec:
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: gpu, operator: Equal, "
                                           "value: x, effect: NoSchedule, tolerationSeconds: 60}]\n"))},
          "effect must be 'NoExecute' when `tolerationSeconds` is set"),
+    Case("The API server's rules", "A Gt or Lt toleration without its feature gate",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  tolerations: [{key: example.com/driver-gen, "
+                                          "operator: Gt, value: '3', effect: NoSchedule}]\n"))},
+         'Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"',
+         note="The comparison operators need the gate TaintTolerationComparisonOperators (alpha, off in "
+              "v1.37.0) in the API server as in kube-scheduler: with `--feature-gates "
+              "TaintTolerationComparisonOperators=true` they are taken, and their value must be a "
+              "decimal integer in canonical form (`must be a valid decimal integer in canonical form`, "
+              "strconv.ParseInt's errors). A RuntimeClass's tolerations never take them."),
     Case("The API server's rules", "Two taints with one key and effect",
          {"m.yaml": doc(NODE.replace("status:\n", "spec:\n  taints: [{key: gpu, effect: NoSchedule}, "
                                      "{key: gpu, value: x, effect: NoSchedule}]\nstatus:\n"), POD)},

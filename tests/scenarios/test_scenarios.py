@@ -59,7 +59,7 @@ def _expected(case: str) -> dict:
 
 
 def _run(paths: list[str], feature_gates: dict | None, expand: bool = True, gang: bool = False) -> dict:
-    cluster = load_input(paths)
+    cluster = load_input(paths, feature_gates=feature_gates)  # (Gt/Lt tolerations need their gate)
     if gang:  # as `--gang` does
         cluster = with_gangs(cluster)
     return plan(cluster, feature_gates=feature_gates, expand=expand).to_dict()
