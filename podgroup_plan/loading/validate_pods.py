@@ -56,6 +56,29 @@ from podgroup_plan.loading.validate_tolerations import TAINT_EFFECTS, toleration
 
 Path = tuple
 
+def _container_issues(doc: Document, at: Path, spec: dict) -> Iterator[Issue]:
+    """validateContainers, then validateInitContainers, for a container's name (the planner
+    matches containerStatuses by it): validateContainerCommon's ValidateDNS1123Label (an empty
+    name is the schema's Required), unique among the regular containers, then among init and
+    regular ones (Duplicate). Not checked: validateContainerCommon's `image: Required value`
+    (the planner reads an image only to score ImageLocality, and many a hand-written what-if
+    pod has none)."""
+    names: set[str] = set()
+    for field in ("containers", "initContainers"):
+        for i, c in enumerate(spec.get(field) or ()):
+            if not isinstance(c, dict):
+                continue
+            name, path = c.get("name"), at + (field, i)
+            if isinstance(name, str) and name:
+                for m in name_is_dns_label(name):
+                    yield Issue(doc, path + ("name",), invalid(name, m))
+            if isinstance(name, str):
+                if name in names:
+                    yield Issue(doc, path + ("name",), duplicate(name))
+                elif name or field == "containers":
+                    names.add(name)
+
+
 def _scheduling_gate_issues(doc: Document, at: Path, gates: list) -> Iterator[Issue]:
     """validateSchedulingGates: each name a qualified name (ValidateQualifiedName, reported at
     the gate itself, an empty name included), no name twice (field.Duplicate)."""
@@ -182,6 +205,7 @@ def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> l
     spread = spec.get("topologySpreadConstraints")
     if spread:
         issues += _spread_issues(doc, at + ("topologySpreadConstraints",), spread, labels if pod else None)
+    issues += _container_issues(doc, at, spec)
     for field in ("containers", "initContainers"):
         for i, c in enumerate(spec.get(field) or ()):
             if isinstance(c, dict) and isinstance(c.get("resources"), dict):

@@ -424,6 +424,19 @@ def _pod_fields() -> list[tuple[str, str]]:
 """)),
         ("Pod: a nodeName that is not a DNS subdomain", pod("  nodeName: Bad_Node\n")),
         ("Pod: a schedulerName that is empty", pod('  schedulerName: ""\n')),
+        ("Pod: container names: repeated, across init containers, not DNS labels", pod("""\
+  initContainers:
+  - {name: c, image: busybox}
+  - {name: Init_1, image: busybox}
+  - {name: side, image: busybox, restartPolicy: Always}
+  - {name: side, image: busybox}
+""").replace("containers: [{name: c, image: busybox}]", "containers: [{name: c, image: busybox}, {name: c, image: busybox}]")),
+        ("Pod: init containers and sidecars with bad resources", pod("""\
+  initContainers:
+  - {name: init, image: busybox, resources: {requests: {cpu: '2'}, limits: {cpu: '1'}}}
+  - {name: sidecar, image: busybox, restartPolicy: Always, resources: {requests: {example.com/gpu: '1'}}}
+  - {name: other, image: busybox, restartPolicy: OnFailure}
+""")),
     ]
 
 

@@ -321,3 +321,16 @@ def test_comparison_tolerations_with_the_gate_need_decimal_integers(manifests):
         "value out of range",
         'scheduling.tolerations[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"',
     ]
+
+
+def test_container_names_are_dns_labels_and_unique(manifests):
+    """validateContainers, then validateInitContainers (unique among init and regular ones)."""
+    pod = _pod(initContainers=[{"name": "c", "image": "x"}, {"name": "Init_1", "image": "x"}])
+    pod["spec"]["containers"].append({"name": "c", "image": "x"})
+    assert _problems(manifests, pod) == [
+        'spec.containers[1].name: Duplicate value: "c"',
+        'spec.initContainers[0].name: Duplicate value: "c"',
+        'spec.initContainers[1].name: Invalid value: "Init_1": a lowercase RFC 1123 label must consist of lower case '
+        "alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+        "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]

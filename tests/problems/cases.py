@@ -373,6 +373,11 @@ spec:
               "controller's template): a key the selector already names, keys without a selector, a "
               "key in both lists, keys that are not label names. The path of the first is the API "
               "server's (the constraint's or term's own, indexed)."),
+    Case("The API server's rules", "Two containers with one name",
+         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  initContainers: [{name: web, image: busybox}]\n"))},
+         'spec.initContainers[0].name: Duplicate value: "web"',
+         note="validateContainers and validateInitContainers: container names are DNS labels, unique "
+              "among a pod's containers and init containers together."),
     Case("The API server's rules", "A pod bound to a name no node can have",
          {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  nodeName: Node_1\n"))},
          "spec.nodeName: Invalid value: \"Node_1\"",
