@@ -148,7 +148,7 @@ _DNS_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanu
 
 
 @lru_cache(maxsize=4096)
-def is_dns1123_label(value: str) -> tuple[str, ...]:
+def _is_dns1123_label(value: str) -> tuple[str, ...]:
     """content.IsDNS1123Label (dns.go)"""
     errs = []
     if len(value.encode()) > 63:
@@ -169,19 +169,19 @@ _CHARACTERS = " characters"
 
 
 @lru_cache(maxsize=4096)
-def name_is_dns_label(value: str) -> tuple[str, ...]:
+def _name_is_dns_label(value: str) -> tuple[str, ...]:
     """apimachinery NameIsDNSLabel (api/validation/generic.go): util/validation.IsDNS1123Label."""
     return tuple(m.replace(_BYTES, _CHARACTERS) if m == max_len_error(63) else m for m in is_dns1123_label(value))
 
 
 @lru_cache(maxsize=4096)
-def name_is_dns_subdomain(value: str) -> tuple[str, ...]:
+def _name_is_dns_subdomain(value: str) -> tuple[str, ...]:
     """apimachinery NameIsDNSSubdomain: util/validation.IsDNS1123Subdomain."""
     return tuple(m.replace(_BYTES, _CHARACTERS) if m == max_len_error(253) else m for m in is_dns1123_subdomain(value))
 
 
 @lru_cache(maxsize=4096)
-def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+def _is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     """content.IsDNS1123Subdomain (dns.go)"""
     errs = []
     if len(value.encode()) > 253:
@@ -192,7 +192,7 @@ def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def is_label_key(value: str) -> tuple[str, ...]:
+def _is_label_key(value: str) -> tuple[str, ...]:
     """content.IsLabelKey (= IsQualifiedName), kube.go"""
     errs: list[str] = []
     parts = value.split("/")
@@ -217,7 +217,7 @@ def is_label_key(value: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def is_label_value(value: str) -> tuple[str, ...]:
+def _is_label_value(value: str) -> tuple[str, ...]:
     """content.IsLabelValue (kube.go)"""
     errs = []
     if len(value.encode()) > 63:
@@ -230,3 +230,48 @@ def is_label_value(value: str) -> tuple[str, ...]:
 def label_name_errors(key: str) -> list[str]:
     """unversionedvalidation.ValidateLabelName: one Invalid per message of IsQualifiedName."""
     return [invalid(key, m) for m in is_label_key(key)]
+
+
+# --- the common case first ----------------------------------------------------------------------
+#
+# Nearly every name, label and value is valid, and most are seen once (150,000 pod names): a
+# cache does not help them, and building the messages' tuple is the cost. A valid value answers
+# () after one regular expression; anything else goes to the functions above, which say why.
+# (The patterns match ASCII only, so a length in characters is one in bytes.)
+
+
+def _label_key_valid(value: str) -> bool:
+    prefix, slash, name = value.rpartition("/")
+    if slash and (not prefix or "/" in prefix or len(prefix) > 253 or _DNS_SUBDOMAIN.fullmatch(prefix) is None):
+        return False
+    return 0 < len(name) <= 63 and _LABEL_KEY.fullmatch(name) is not None
+
+
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    """content.IsDNS1123Label (dns.go)"""
+    return () if len(value) <= 63 and _DNS_LABEL.fullmatch(value) else _is_dns1123_label(value)
+
+
+def name_is_dns_label(value: str) -> tuple[str, ...]:
+    """apimachinery NameIsDNSLabel"""
+    return () if len(value) <= 63 and _DNS_LABEL.fullmatch(value) else _name_is_dns_label(value)
+
+
+def name_is_dns_subdomain(value: str) -> tuple[str, ...]:
+    """apimachinery NameIsDNSSubdomain"""
+    return () if len(value) <= 253 and _DNS_SUBDOMAIN.fullmatch(value) else _name_is_dns_subdomain(value)
+
+
+def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+    """content.IsDNS1123Subdomain (dns.go)"""
+    return () if len(value) <= 253 and _DNS_SUBDOMAIN.fullmatch(value) else _is_dns1123_subdomain(value)
+
+
+def is_label_key(value: str) -> tuple[str, ...]:
+    """content.IsLabelKey (= IsQualifiedName), kube.go"""
+    return () if _label_key_valid(value) else _is_label_key(value)
+
+
+def is_label_value(value: str) -> tuple[str, ...]:
+    """content.IsLabelValue (kube.go)"""
+    return () if not value or (len(value) <= 63 and _LABEL_KEY.fullmatch(value)) else _is_label_value(value)
