@@ -89,6 +89,33 @@ def test_backoff_is_visible_in_a_gangs_attempts(tmp_path):
     assert [a["outcome"] for a in attempts] == ["Unschedulable", "Unschedulable", "Scheduled"]
 
 
+def test_a_gang_in_backoff_starts_after_the_last_end_with_pop_from_backoff_off(tmp_path):
+    # With SchedulerPopFromBackoffQ off, a rejected gang retries only when its backoff expires:
+    # at 10, 12, 15, 20, 29 (1, 2, 4, 8 s), then every 10*sqrt(2) s: 44, 59, 74, 89, 104. The
+    # node frees at 100, the last pod's end: the gang starts at its next retry, 104, although no
+    # pod arrives or ends after 100 (the replay used to stop there and leave it pending).
+    # kube-scheduler v1.37.2 on the oracle's fake clock agrees (tests/oracle/test_replay_oracle.py).
+    path = write(tmp_path, node("n1"), pod("busy", 8, 0, "100s", node_name="n1", started=0),
+                 gang("g", 2, 10), pod("g-0", 4, 10, "20s", group="g"), pod("g-1", 4, 10, "20s", group="g"))
+    doc = run(path, Settings(focus="default/g"), gates={"SchedulerPopFromBackoffQ": False})
+    assert (by_name(doc)["g"]["start"], by_name(doc)["g"]["end"]) == (at(104), at(124))
+    times = [a["time"] for a in doc["focus"]["attempts"]]
+    assert times == [at(s) for s in (10, 12, 15, 20, 29, 44, 59, 74, 89, 104)]
+
+
+def test_two_rejected_gangs_do_not_wake_each_other(tmp_path):
+    # Two gangs of two 8-GPU pods wait for n1 (busy until 100). Each rejected attempt assumes its
+    # pods tentatively and rolls them back; an idle scheduler's retry (SchedulerPopFromBackoffQ)
+    # must wait for a pod to bind or go, not for that rollback, or the two gangs retry each
+    # other for ever at one instant (the replay used to hang here).
+    path = write(tmp_path, node("n1"), node("n2"), pod("busy", 8, 0, "100s", node_name="n1", started=0),
+                 gang("g1", 2, 10), pod("g1-0", 8, 10, "20s", group="g1"), pod("g1-1", 8, 10, "20s", group="g1"),
+                 gang("g2", 2, 12), pod("g2-0", 8, 12, "20s", group="g2"), pod("g2-1", 8, 12, "20s", group="g2"))
+    w = by_name(run(path))
+    assert (w["g1"]["start"], w["g1"]["nodes"]) == (at(100), ["n1", "n2"])
+    assert (w["g2"]["start"], w["g2"]["end"]) == (at(120), at(140))
+
+
 def test_same_input_same_bytes_whatever_the_file_order(tmp_path):
     import json
 

@@ -89,6 +89,11 @@ class Engine:
         self.share_answers = True
         self.preemptors: dict[PodKey, list[Unit]] = {}  # victim -> the units waiting for it
         self.real_events = 0  # ends and arrivals still to come
+        # Bindings and pods gone so far: what an idle scheduler's retry of a rejected entity can
+        # have another answer after (`_pop`). Not the state's version: a rejected group's
+        # attempt assumes its pods tentatively and rolls them back, which moves the version too,
+        # and two rejected groups would then wake each other for ever.
+        self.committed = 0
         original: Callable = self.passes.emit
 
         def emit(event: object) -> None:
@@ -161,7 +166,7 @@ class Engine:
             if self._stale(*self.heap[0][1:4:2]):
                 heapq.heappop(self.heap)
                 continue
-            if self.real_events == 0 and self.until is None:
+            if self.real_events == 0 and self.until is None and not self._timers_can_answer():
                 break  # only the queue's timers are left: no cycle can have another answer
             t = self.heap[0][0]
             if self.until is not None and t > self.until:
@@ -183,6 +188,14 @@ class Engine:
             if self.until is not None:
                 self.now = max(self.now, self.until)
         return self.now
+
+    def _timers_can_answer(self) -> bool:
+        """A queue timer is pending for an entity that saw a binding or a pod go since its last
+        failure: its retry (a backoff expiry with SchedulerPopFromBackoffQ off, a flush after a
+        lower-priority binding) can have another answer, so the replay goes on to it."""
+        return any(kind in (BACKOFF_DONE, FLUSH) and not self._stale(kind, payload)
+                   and payload[0].committed_at_failure != self.committed
+                   for _, kind, _, payload in self.heap)
 
     def _stale(self, kind: int, payload) -> bool:
         """A queue timer whose entity moved since it was set."""
@@ -217,6 +230,7 @@ class Engine:
             run.ended_by = "completed"
         if self.state.node_of(run.pod) is not None:
             self.state.forget(run.pod)
+            self.committed += 1
         self.deleted_now.append(run.pod)
         if run.ended_by == "completed":
             self._job_next(run.pod)
@@ -304,8 +318,7 @@ class Engine:
         # SchedulerPopFromBackoffQ: an idle scheduler pops the backoff queue (expiry order, then
         # priority). Cycles take no time here, so an entity whose cluster did not change since
         # it failed would be popped again and again with the same answer: it waits for a change.
-        version = self.state.version
-        ready = [u for u in self.backoff_units.values() if u.version_at_failure != version]
+        ready = [u for u in self.backoff_units.values() if u.committed_at_failure != self.committed]
         if not ready:
             return None
         unit = min(ready, key=lambda u: (self.backoff.expiry(u) or 0.0, -u.priority, u.queued_at, u.key))
@@ -418,6 +431,7 @@ class Engine:
             unit.error_count = 0
         unit.queued_at = self.now
         unit.version_at_failure = self.state.version
+        unit.committed_at_failure = self.committed
         self._leave(unit)
         if unit.hosts is None and unit.attempt_count == 1:
             unit.hosts = self._hosts_of(unit)
@@ -437,6 +451,7 @@ class Engine:
     def _started(self, pod: Pod, node: str) -> None:
         run = self.runs[pod.key]
         run.start, run.node = self.now, node
+        self.committed += 1
         self.timeline.pending(-1, 0)
         if run.duration is not None:
             self.push(self.now + run.duration, END, pod.key)

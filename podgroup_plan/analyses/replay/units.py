@@ -42,6 +42,7 @@ class Unit:
     error_count: int = 0
     flushed_at: float | None = None
     version_at_failure: int = -1  # the cluster state's version after its last failure
+    committed_at_failure: int = -1  # the engine's count of bindings and pods gone, then
     failed_plugins: set[str] = field(default_factory=set)
     message: str = ""
     attempts: list[Attempt] = field(default_factory=list)
