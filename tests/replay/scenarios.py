@@ -77,6 +77,18 @@ spec:
 """
 
 
+def basic(name: str, arrival: int) -> str:
+    return f"""apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata:
+  name: {name}
+  creationTimestamp: "{at(arrival)}"
+spec:
+  schedulingPolicy:
+    basic: {{}}
+"""
+
+
 def write(tmp_path: Path, *docs: str, name: str = "input.yaml") -> Path:
     path = tmp_path / name
     path.write_text("---\n".join(docs))

@@ -2,7 +2,7 @@
 worked out by hand from kube-scheduler v1.37.0's queue rules (docs/replay.md)."""
 from __future__ import annotations
 
-from scenarios import at, gang, job, node, pod, priority_class, write
+from scenarios import at, basic, gang, job, node, pod, priority_class, write
 
 from podgroup_plan import load_input
 from podgroup_plan.analyses.replay.run import Settings, replay
@@ -116,6 +116,58 @@ def test_two_rejected_gangs_do_not_wake_each_other(tmp_path):
     assert (w["g2"]["start"], w["g2"]["end"]) == (at(120), at(140))
 
 
+def test_a_preemptor_takes_room_freed_before_its_victims_are_gone(tmp_path):
+    # n1 (8 GPUs) runs low (4 GPUs, priority 0, 30 s grace) and short (4 GPUs, high, ends at 25).
+    # p (4 GPUs, mid) arrives at 10 and preempts low, which terminates until 40; short ends at 25
+    # and p starts there, in short's room, as kube-scheduler does (a preemptor waits in the
+    # unschedulable pool, and short's deletion moves it). The replay used to hold a preemptor
+    # until its last victim was gone (40).
+    path = write(tmp_path, priority_class("high", 1000), priority_class("mid", 100), node("n1"),
+                 pod("low", 4, 0, grace=30), pod("short", 4, 0, "25s", priority="high"),
+                 pod("p", 4, 10, "60s", priority="mid"))
+    doc = run(path, Settings(focus="default/p"))
+    w = by_name(doc)
+    assert (w["low"]["end"], w["low"]["status"]) == (at(40), "Preempted")
+    assert (w["p"]["start"], w["p"]["nodes"]) == (at(25), ["n1"])
+    assert [a["outcome"] for a in doc["focus"]["attempts"]] == ["Preempting", "Scheduled"]
+
+
+def test_entities_failing_at_one_instant_keep_the_order_they_failed_in(tmp_path):
+    # zed (arrived 10) and amy (arrived 20) wait for n1; x's end at 50 retries both, zed first,
+    # and both fail again: their queue timestamps are both 50. kube-scheduler's are not equal --
+    # each cycle takes time -- and follow the order they failed in, so at 100, when a ends, zed
+    # goes first (the replay used to break the tie by name: amy first).
+    path = write(tmp_path, node("n1"), pod("a", 7, 0, "100s", node_name="n1", started=0),
+                 pod("x", 1, 0, "50s", node_name="n1", started=0),
+                 pod("zed", 8, 10, "30s"), pod("amy", 8, 20, "30s"))
+    w = by_name(run(path))
+    assert (w["zed"]["start"], w["amy"]["start"]) == (at(100), at(130))
+
+
+def test_preemption_evicts_the_pod_that_started_last(tmp_path):
+    # b-early started at 0, a-late at 10 (equal priority): high preempts a-late, the one started
+    # last (MoreImportantPod: status.startTime, which the kubelet records). The replay used to
+    # leave pods it started without a start time, and the tie went by name.
+    path = write(tmp_path, priority_class("high", 1000), node("n1"),
+                 pod("b-early", 4, 0, "300s", grace=0), pod("a-late", 4, 10, "300s", grace=0),
+                 pod("high", 4, 20, "60s", priority="high"))
+    w = by_name(run(path))
+    assert (w["a-late"]["status"], w["a-late"]["end"]) == ("Preempted", at(20))
+    assert (w["b-early"]["status"], w["high"]["start"]) == ("Completed", at(20))
+
+
+def test_a_basic_groups_backoff_counts_the_pods_still_queued(tmp_path):
+    # A basic group of two places one pod at 10; the other waits for busy (until 60). With
+    # SchedulerPopFromBackoffQ off it retries on its backoff ticks: 12, 15, 20, 29, then every
+    # 10 s -- the maximum times the square root of the pods still queued (one), not of the
+    # group's size -- 40, 51, 62. The replay used to wait 10*sqrt(2) s (44, 59, 74).
+    path = write(tmp_path, node("n1"), pod("busy", 4, 0, "60s", node_name="n1", started=0),
+                 basic("g", 10), pod("g-0", 4, 10, "100s", group="g"), pod("g-1", 4, 10, "100s", group="g"))
+    doc = run(path, Settings(focus="default/g"), gates={"SchedulerPopFromBackoffQ": False})
+    times = [a["time"] for a in doc["focus"]["attempts"]]
+    assert times == [at(t) for t in (10, 12, 15, 20, 29, 40, 51, 62)]
+
+
 def test_same_input_same_bytes_whatever_the_file_order(tmp_path):
     import json
 
@@ -199,6 +251,10 @@ def test_a_gang_waits_for_two_jobs_submitted_before_it(tmp_path):
 def test_a_gang_preempts_and_starts_when_its_last_victim_is_gone(tmp_path):
     # A high-priority gang of two 8-GPU pods arrives at 20 on two nodes held by low-priority
     # pods with grace periods 10 s and 20 s: it starts at 40, when the second has terminated.
+    # Meanwhile the rejected gang waits in the backoff queue as any rejected group does: retried
+    # on its backoff ticks (22, 25), when low1 is gone (30) and on its next tick (39), its
+    # terminating victims keeping it from preempting again. kube-scheduler v1.37.2 on the
+    # oracle's fake clock pops it at the same six times (tests/oracle/test_replay_oracle.py).
     high_gang = gang("g", 2, 20).replace("spec:\n", "spec:\n  priorityClassName: high\n", 1)
     path = write(tmp_path, priority_class("high", 1000), node("n1"), node("n2"),
                  pod("low1", 8, 0, "100s", grace=10), pod("low2", 8, 0, "100s", grace=20), high_gang,
@@ -208,5 +264,7 @@ def test_a_gang_preempts_and_starts_when_its_last_victim_is_gone(tmp_path):
     w = by_name(doc)
     assert (w["low1"]["end"], w["low2"]["end"]) == (at(30), at(40))
     assert (w["g"]["start"], w["g"]["end"]) == (at(40), at(70))
-    assert [a["outcome"] for a in doc["focus"]["attempts"]] == ["Preempting", "Scheduled"]
+    attempts = doc["focus"]["attempts"]
+    assert [a["time"] for a in attempts] == [at(t) for t in (20, 22, 25, 30, 39, 40)]
+    assert [a["outcome"] for a in attempts] == ["Preempting"] + ["Unschedulable"] * 4 + ["Scheduled"]
     assert doc["summary"]["preemptions"] == 2

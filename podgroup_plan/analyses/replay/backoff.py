@@ -4,7 +4,8 @@
 * getBackoffTime: the count is the consecutive errors when the last cycle erred, else the
   unschedulable attempts; none: no backoff; podMaxBackoffSeconds 0 turns backoff off.
 * calculateBackoffDuration: initial << (count-1), at most the maximum; for an entity of more
-  than one pod the maximum is multiplied by the square root of its size.
+  than one pod the maximum is multiplied by the square root of its size (its pods still queued:
+  a basic group that placed some has fewer).
 * With SchedulerPopFromBackoffQ (on by default) expiries are truncated to whole seconds
   (alignToWindow), and an entity is still backing off while its expiry is not before the
   current window.
@@ -47,7 +48,8 @@ class Backoff:
         count = unit.error_count if unit.error_count > 0 else unit.unschedulable_count
         if count == 0:
             return None
-        return self.align(unit.queued_at + self.duration(count, unit.size))
+        # the entity's size as it is now (QueuedPodGroupInfo.Size: its queued pods)
+        return self.align(unit.queued_at + self.duration(count, len(unit.entity.pods)))
 
     def backing_off(self, unit: Unit, now: float) -> bool:
         expiry = self.expiry(unit)

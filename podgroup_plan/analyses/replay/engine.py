@@ -28,7 +28,6 @@ from podgroup_plan.analyses.replay.units import (
     BACKOFF,
     DONE,
     MAX_ATTEMPTS_KEPT,
-    PREEMPTING,
     UNSCHEDULABLE,
     Attempt,
     PodRun,
@@ -36,6 +35,7 @@ from podgroup_plan.analyses.replay.units import (
     unit_of,
 )
 from podgroup_plan.model.objects import Pod
+from podgroup_plan.model.timing import format_time
 from podgroup_plan.planner import Planner
 from podgroup_plan.queue import Entity
 
@@ -94,6 +94,10 @@ class Engine:
         # attempt assumes its pods tentatively and rolls them back, which moves the version too,
         # and two rejected groups would then wake each other for ever.
         self.committed = 0
+        # Failed attempts so far. Cycles take no time here, so entities failing at one instant
+        # share their queue timestamp; upstream's timestamps follow the order of the attempts
+        # (each cycle takes some time), which is what orders them when they compete later.
+        self.failures = 0
         original: Callable = self.passes.emit
 
         def emit(event: object) -> None:
@@ -236,7 +240,7 @@ class Engine:
             self._job_next(run.pod)
         for unit in self.preemptors.pop(key, ()):
             unit.waiting_for_victims.discard(key)
-            if unit.where == PREEMPTING and not unit.waiting_for_victims:
+            if unit.where == UNSCHEDULABLE and not unit.waiting_for_victims:
                 self._requeue(unit, f"its victims are gone ({key[0]}/{key[1]} last)")
 
     def _deletions_seen(self) -> None:
@@ -291,7 +295,7 @@ class Engine:
         self._leave(unit)
         unit.where = ACTIVE
         unit.trigger = trigger
-        heapq.heappush(self.active, (-unit.priority, unit.queued_at, unit.key, unit.generation, unit))
+        heapq.heappush(self.active, (-unit.priority, unit.queued_at, unit.failure, unit.key, unit.generation, unit))
 
     def _requeue(self, unit: Unit, trigger: str) -> None:
         """requeueEntityWithQueueingStrategy: to the backoff queue while backing off, else active."""
@@ -321,7 +325,7 @@ class Engine:
         ready = [u for u in self.backoff_units.values() if u.committed_at_failure != self.committed]
         if not ready:
             return None
-        unit = min(ready, key=lambda u: (self.backoff.expiry(u) or 0.0, -u.priority, u.queued_at, u.key))
+        unit = min(ready, key=lambda u: (self.backoff.expiry(u) or 0.0, -u.priority, u.queued_at, u.failure, u.key))
         self._leave(unit)
         return unit
 
@@ -367,6 +371,11 @@ class Engine:
             self._started(pod, node)
         if bound:
             self._bindings_seen(bound)
+            if unit.kind != "Pod":
+                # AddAttemptedPodGroupIfNeeded: a group cycle that placed pods succeeded; its
+                # counts start again, and the pods left are retried at once (failing there, they
+                # count one failure)
+                unit.unschedulable_count = unit.error_count = 0
         for event in victims:
             preemptor = True
             self._evicted(unit, event)
@@ -430,14 +439,18 @@ class Engine:
             unit.unschedulable_count += 1
             unit.error_count = 0
         unit.queued_at = self.now
+        self.failures += 1
+        unit.failure = self.failures
         unit.version_at_failure = self.state.version
         unit.committed_at_failure = self.committed
         self._leave(unit)
         if unit.hosts is None and unit.attempt_count == 1:
             unit.hosts = self._hosts_of(unit)
-        if unit.waiting_for_victims:
-            unit.where = PREEMPTING
-        elif unit.kind == "Pod" and unit.hosts is not None and not unit.hosts.any():
+        # A preemptor waits where any rejected entity waits (upstream: the pool for a pod, the
+        # backoff queue for a group), so that another pod's end can start it before its victims
+        # are gone; meanwhile its terminating victims keep it from preempting again
+        # (PodEligibleToPreemptOthers; `_evicted`).
+        if unit.kind == "Pod" and unit.hosts is not None and not unit.hosts.any():
             # No node can ever host it: no event can move it; its flushes are counted at the end.
             unit.where, unit.hopeless = UNSCHEDULABLE, True
         elif unit.kind != "Pod":
@@ -451,6 +464,13 @@ class Engine:
     def _started(self, pod: Pod, node: str) -> None:
         run = self.runs[pod.key]
         run.start, run.node = self.now, node
+        row = self.state.node_of(pod)
+        if row is not None:
+            # The kubelet records when it started (status.startTime, phase Running): preemption
+            # orders equal-priority victims by it (MoreImportantPod), the one started last goes.
+            placed = self.state.pods_on_node[row][pod.key]
+            self.state.forget(placed)
+            self.state.assume(replace(placed, start_time=format_time(self.now), phase="Running"), row)
         self.committed += 1
         self.timeline.pending(-1, 0)
         if run.duration is not None:
@@ -463,7 +483,10 @@ class Engine:
         run = self.runs[pod.key]
         self.preemptions += 1
         if self.state.node_of(pod) is None:
-            self.state.assume(pod, self.state.node_index[event.node])
+            # terminating, as the API server marks it (deletionTimestamp) and preemption's
+            # DisruptionTarget condition says why: what PodEligibleToPreemptOthers looks for
+            terminating = replace(pod, deletion_timestamp=format_time(self.now), preempted_by_scheduler=True)
+            self.state.assume(terminating, self.state.node_index[event.node])
         preemptor.waiting_for_victims.add(pod.key)
         self.preemptors.setdefault(pod.key, []).append(preemptor)
         if run.ended_by is None:

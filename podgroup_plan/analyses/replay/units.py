@@ -15,7 +15,7 @@ import numpy as np
 from podgroup_plan.model.objects import Pod
 from podgroup_plan.queue import Entity
 
-ACTIVE, BACKOFF, UNSCHEDULABLE, PREEMPTING, DONE = "active", "backoff", "unschedulable", "preempting", "done"
+ACTIVE, BACKOFF, UNSCHEDULABLE, DONE = "active", "backoff", "unschedulable", "done"
 MAX_ATTEMPTS_KEPT = 20  # the first ones are kept; the count goes on (memory stays bounded)
 
 
@@ -36,18 +36,22 @@ class Unit:
     priority: int
     arrival: float
     queued_at: float  # upstream's Timestamp: arrival, then the last failed attempt
-    size: int  # pods in the entity when it arrived (a group's backoff grows with it)
     where: str = ACTIVE
     unschedulable_count: int = 0
     error_count: int = 0
     flushed_at: float | None = None
+    # orders equal `queued_at`s as upstream's timestamps would be: 0 for an arrival (created
+    # before the instant's cycles run; arrivals of one instant by key), then the engine's count
+    # of failed attempts at the last one (a counted flush keeps it: flushed together, entities are
+    # retried in their earlier order)
+    failure: int = 0
     version_at_failure: int = -1  # the cluster state's version after its last failure
     committed_at_failure: int = -1  # the engine's count of bindings and pods gone, then
     failed_plugins: set[str] = field(default_factory=set)
     message: str = ""
     attempts: list[Attempt] = field(default_factory=list)
     attempt_count: int = 0
-    waiting_for_victims: set[tuple[str, str]] = field(default_factory=set)
+    waiting_for_victims: set[tuple[str, str]] = field(default_factory=set)  # preempted, not gone yet
     # the nodes that could ever host its pods (analyses/replay/hosts.py); None: any node may
     # matter; unset until its first failure
     hosts: np.ndarray | None = None
@@ -93,4 +97,4 @@ def unit_of(entity: Entity, arrival: float) -> Unit:
         pod = entity.pods[0]
         kind, namespace, name = "Pod", pod.namespace, pod.name
     priority = max(p.priority for p in entity.pods)
-    return Unit(entity, kind, namespace, name, priority, arrival, arrival, len(entity.pods))
+    return Unit(entity, kind, namespace, name, priority, arrival, arrival)
