@@ -27,6 +27,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	internalqueue "k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 	testingclock "k8s.io/utils/clock/testing"
 )
@@ -84,10 +85,20 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }
 
-// newCluster starts the scheduler over a fake API server holding the input; with
-// withPending false the pending pods are left out (scheduler mode creates them itself, in
-// queue order).
-func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration, withPending, sortPlacements bool) (*Cluster, error) {
+// clusterOptions: what differs between the modes' clusters.
+type clusterOptions struct {
+	withPending    bool // false: the pending pods are left out (scheduler and replay modes create them)
+	sortPlacements bool // --tie-break=name: TopologyPlacement's candidates sorted by name
+	// start: the fake clock's time at start-up (zero: a fixed time, 2027-01-15T08:00:00Z)
+	start time.Time
+	// wrapQueue, when set, replaces the Scheduler's SchedulingQueue before the informers start
+	// (the event handlers read the field on every event; replay mode watches them through it).
+	wrapQueue func(internalqueue.SchedulingQueue) internalqueue.SchedulingQueue
+}
+
+// newCluster starts the scheduler over a fake API server holding the input.
+func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfiguration, copts clusterOptions) (*Cluster, error) {
+	withPending, sortPlacements := copts.withPending, copts.sortPlacements
 	var objects []runtime.Object
 	for _, o := range in.objects() {
 		if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && !withPending {
@@ -133,7 +144,11 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 
 	factory := scheduler.NewInformerFactory(client, 0, nil)
 	snapshot := internalcache.NewEmptySnapshot()
-	clock := testingclock.NewFakeClock(time.Unix(1_800_000_000, 0))
+	startTime := copts.start
+	if startTime.IsZero() {
+		startTime = time.Unix(1_800_000_000, 0)
+	}
+	clock := testingclock.NewFakeClock(startTime)
 	recorders := profile.RecorderFactory(func(string) events.EventRecorderLogger { return &events.FakeRecorder{} })
 	opts := []scheduler.Option{
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -151,6 +166,9 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 	sched, err := scheduler.New(ctx, client, factory, nil, recorders, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler.New: %w", err)
+	}
+	if copts.wrapQueue != nil {
+		sched.SchedulingQueue = copts.wrapQueue(sched.SchedulingQueue)
 	}
 	factory.Start(ctx.Done())
 	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {

@@ -164,6 +164,11 @@ func (in *Input) addDocument(name string, raw []byte) error {
 	}
 	// The API server's defaulting (registered by the install packages above).
 	legacyscheme.Scheme.Default(obj)
+	// A namespaced object without a namespace lands in "default", as `kubectl apply` puts it
+	// (and as the planner reads it).
+	if acc, err := meta.Accessor(obj); err == nil && acc.GetNamespace() == "" && !clusterScoped[head.Kind] {
+		acc.SetNamespace(metav1.NamespaceDefault)
+	}
 	switch o := obj.(type) {
 	case *v1.Node:
 		in.Nodes = append(in.Nodes, o)
@@ -212,6 +217,9 @@ func (in *Input) addDocument(name string, raw []byte) error {
 }
 
 func key(ns, name string) string { return ns + "/" + name }
+
+// clusterScoped: the kinds read here that live outside namespaces.
+var clusterScoped = map[string]bool{"Node": true, "Namespace": true, "PriorityClass": true}
 
 func (in *Input) sort() {
 	sort.Slice(in.Nodes, func(i, j int) bool { return in.Nodes[i].Name < in.Nodes[j].Name })

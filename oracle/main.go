@@ -5,8 +5,10 @@
 //	oracle framework [--scheduler-config FILE] [--feature-gates A=true,B=false] PATH...
 //	oracle scheduler [--scheduler-config FILE] [--feature-gates ...] [--max-rounds N]
 //	                 [--tie-break random|name] [--no-ties] PATH...
+//	oracle replay [--scheduler-config FILE] [--feature-gates ...] [--start TIME]
+//	              [--tie-break random|name] PATH...
 //
-// Both modes print one JSON document on standard output; see README.md.
+// Every mode prints one JSON document on standard output; see README.md.
 package main
 
 import (
@@ -38,7 +40,7 @@ func sortedSet(s sets.Set[string]) []string {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: oracle framework|scheduler [--scheduler-config FILE] [--feature-gates SPEC] [--max-rounds N] [--tie-break random|name] [--no-ties] PATH...")
+	fmt.Fprintln(os.Stderr, "usage: oracle framework|scheduler|replay [--scheduler-config FILE] [--feature-gates SPEC] [--max-rounds N] [--tie-break random|name] [--no-ties] [--start TIME] PATH...")
 	os.Exit(2)
 }
 
@@ -47,7 +49,7 @@ func main() {
 		usage()
 	}
 	mode := os.Args[1]
-	if mode != "framework" && mode != "scheduler" {
+	if mode != "framework" && mode != "scheduler" && mode != "replay" {
 		usage()
 	}
 	flags := flag.NewFlagSet(mode, flag.ExitOnError)
@@ -56,6 +58,7 @@ func main() {
 	maxRounds := flags.Int("max-rounds", 1000, "scheduler mode: stop after this many retry rounds")
 	tieBreak := flags.String("tie-break", "random", "scheduler mode: random (upstream) or name (the first best node by name)")
 	noTies := flags.Bool("no-ties", false, "scheduler mode: do not compute tie sets (faster; implies --tie-break=random)")
+	startFlag := flags.String("start", "", "replay mode: the clock's start (RFC 3339); default as podgroup-plan replay's")
 	_ = flags.Parse(os.Args[2:])
 	if flags.NArg() == 0 {
 		usage()
@@ -71,7 +74,7 @@ func main() {
 	if *tieBreak != "random" && *tieBreak != "name" {
 		usage()
 	}
-	opts := schedulerOptions{maxRounds: *maxRounds, tieBreak: *tieBreak, ties: !*noTies}
+	opts := schedulerOptions{maxRounds: *maxRounds, tieBreak: *tieBreak, ties: !*noTies, start: *startFlag}
 	if *noTies {
 		opts.tieBreak = "random"
 	}
@@ -109,15 +112,27 @@ func run(mode, configFile, gates string, opts schedulerOptions, paths []string) 
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cluster, err := newCluster(ctx, in, cfg, mode == "framework", mode == "scheduler" && opts.tieBreak == "name")
+	copts := clusterOptions{withPending: mode == "framework", sortPlacements: mode != "framework" && opts.tieBreak == "name"}
+	var replay *replayPlan
+	if mode == "replay" {
+		if replay, err = planReplay(in, opts.start); err != nil {
+			return err
+		}
+		copts.start = replay.start
+		copts.wrapQueue = replay.watchQueue
+	}
+	cluster, err := newCluster(ctx, in, cfg, copts)
 	if err != nil {
 		return err
 	}
 	var report any
-	if mode == "framework" {
+	switch mode {
+	case "framework":
 		report, err = runFramework(ctx, cluster)
-	} else {
+	case "scheduler":
 		report, err = runScheduler(ctx, cluster, opts)
+	default:
+		report, err = runReplay(ctx, cluster, replay, opts)
 	}
 	if err != nil {
 		return err

@@ -97,6 +97,7 @@ type schedulerOptions struct {
 	maxRounds int
 	tieBreak  string // "random" (upstream) or "name"
 	ties      bool   // compute tie sets (costs a second evaluation per scored decision)
+	start     string // replay mode: --start
 }
 
 // tieRecorder wraps Scheduler.SchedulePod.
