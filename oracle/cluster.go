@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
@@ -94,6 +95,8 @@ type clusterOptions struct {
 	// wrapQueue, when set, replaces the Scheduler's SchedulingQueue before the informers start
 	// (the event handlers read the field on every event; replay mode watches them through it).
 	wrapQueue func(internalqueue.SchedulingQueue) internalqueue.SchedulingQueue
+	// wrapClient, when set, is the client the Scheduler is given (the informers keep the fake one)
+	wrapClient func(kubernetes.Interface) kubernetes.Interface
 }
 
 // newCluster starts the scheduler over a fake API server holding the input.
@@ -163,7 +166,11 @@ func newCluster(ctx context.Context, in *Input, cfg *config.KubeSchedulerConfigu
 		useSortedPlacement(cfg.Profiles)
 		opts = append(opts, scheduler.WithFrameworkOutOfTreeRegistry(sortedPlacementRegistry()))
 	}
-	sched, err := scheduler.New(ctx, client, factory, nil, recorders, opts...)
+	var schedClient kubernetes.Interface = client
+	if copts.wrapClient != nil {
+		schedClient = copts.wrapClient(client)
+	}
+	sched, err := scheduler.New(ctx, schedClient, factory, nil, recorders, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler.New: %w", err)
 	}

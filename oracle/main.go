@@ -120,6 +120,7 @@ func run(mode, configFile, gates string, opts schedulerOptions, paths []string) 
 		}
 		copts.start = replay.start
 		copts.wrapQueue = replay.watchQueue
+		copts.wrapClient = replay.gateClient
 	}
 	cluster, err := newCluster(ctx, in, cfg, copts)
 	if err != nil {

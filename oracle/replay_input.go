@@ -60,6 +60,7 @@ type replayPlan struct {
 	pods  []*replayPod // by namespace/name
 	byKey map[string]*replayPod
 	spy   *queueSpy
+	gate  *cycleGate // closed while a cycle runs (replay_client.go)
 }
 
 // controllerKinds are refused when found among the manifests (the oracle's scheme ignores
@@ -84,7 +85,7 @@ func planReplay(in *Input, startFlag string) (*replayPlan, error) {
 		sort.Strings(refused)
 		return nil, fmt.Errorf("replay mode runs bare pods and PodGroups only; the input has %s", strings.Join(refused, ", "))
 	}
-	plan := &replayPlan{byKey: map[string]*replayPod{}}
+	plan := &replayPlan{byKey: map[string]*replayPod{}, gate: newCycleGate()}
 	var problems []string
 	for _, p := range in.Pods {
 		k := key(p.Namespace, p.Name)

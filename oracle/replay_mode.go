@@ -44,6 +44,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/kubernetes"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -94,6 +95,10 @@ type replayReport struct {
 func (p *replayPlan) watchQueue(q internalqueue.SchedulingQueue) internalqueue.SchedulingQueue {
 	p.spy = newQueueSpy(q)
 	return p.spy
+}
+
+func (p *replayPlan) gateClient(c kubernetes.Interface) kubernetes.Interface {
+	return gatedClient{Interface: c, gate: p.gate}
 }
 
 type replayRun struct {
@@ -473,7 +478,9 @@ func (r *replayRun) drain(ctx context.Context, t time.Time) {
 		}
 		r.popped, r.nominees = nil, nil
 		r.report.Cycles++
+		r.plan.gate.set(true)
 		r.c.Sched.ScheduleOne(ctx)
+		r.plan.gate.set(false)
 		r.afterCycle(ctx, t)
 		r.c.Clock.Step(time.Millisecond)
 	}

@@ -251,10 +251,11 @@ def test_a_gang_waits_for_two_jobs_submitted_before_it(tmp_path):
 def test_a_gang_preempts_and_starts_when_its_last_victim_is_gone(tmp_path):
     # A high-priority gang of two 8-GPU pods arrives at 20 on two nodes held by low-priority
     # pods with grace periods 10 s and 20 s: it starts at 40, when the second has terminated.
-    # Meanwhile the rejected gang waits in the backoff queue as any rejected group does: retried
-    # on its backoff ticks (22, 25), when low1 is gone (30) and on its next tick (39), its
-    # terminating victims keeping it from preempting again. kube-scheduler v1.37.2 on the
-    # oracle's fake clock pops it at the same six times (tests/oracle/test_replay_oracle.py).
+    # Meanwhile the gang waits: first gated in the pool while its preemption deletes the victims
+    # (DefaultPreemption's PreEnqueue, run as it enters the backoff queue), until low1 is gone
+    # (30); then, failing again (low2 still terminating keeps it from preempting again), in the
+    # backoff queue, retried on its ticks (33, 38) and when low2 is gone (40). kube-scheduler
+    # v1.37.2 on the oracle's fake clock pops it at the same five times.
     high_gang = gang("g", 2, 20).replace("spec:\n", "spec:\n  priorityClassName: high\n", 1)
     path = write(tmp_path, priority_class("high", 1000), node("n1"), node("n2"),
                  pod("low1", 8, 0, "100s", grace=10), pod("low2", 8, 0, "100s", grace=20), high_gang,
@@ -265,6 +266,6 @@ def test_a_gang_preempts_and_starts_when_its_last_victim_is_gone(tmp_path):
     assert (w["low1"]["end"], w["low2"]["end"]) == (at(30), at(40))
     assert (w["g"]["start"], w["g"]["end"]) == (at(40), at(70))
     attempts = doc["focus"]["attempts"]
-    assert [a["time"] for a in attempts] == [at(t) for t in (20, 22, 25, 30, 39, 40)]
-    assert [a["outcome"] for a in attempts] == ["Preempting"] + ["Unschedulable"] * 4 + ["Scheduled"]
+    assert [a["time"] for a in attempts] == [at(t) for t in (20, 30, 33, 38, 40)]
+    assert [a["outcome"] for a in attempts] == ["Preempting"] + ["Unschedulable"] * 3 + ["Scheduled"]
     assert doc["summary"]["preemptions"] == 2

@@ -390,7 +390,7 @@ class Engine:
         unit.failed_plugins = set(unit.entity.failed_plugins)
         if shape is not None and outcome == "Unschedulable" and not bound:
             self.shapes.remember(shape, self.state.version, (unit.message, frozenset(unit.failed_plugins)))
-        self._failed(unit, error)
+        self._failed(unit, error, preempting=preemptor)
 
     def _unchanged(self, unit: Unit) -> bool:
         """Its last answer stands: no node that could host its pods changed since its last
@@ -432,7 +432,7 @@ class Engine:
             union |= mask
         return union
 
-    def _failed(self, unit: Unit, error: bool) -> None:
+    def _failed(self, unit: Unit, error: bool, preempting: bool = False) -> None:
         if error:
             unit.error_count += 1
         else:
@@ -453,6 +453,13 @@ class Engine:
         if unit.kind == "Pod" and unit.hosts is not None and not unit.hosts.any():
             # No node can ever host it: no event can move it; its flushes are counted at the end.
             unit.where, unit.hopeless = UNSCHEDULABLE, True
+        elif unit.kind != "Pod" and preempting and self.pop_from_backoff:
+            # AddAttemptedPodGroupIfNeeded puts a rejected group in the backoff queue, and with
+            # SchedulerPopFromBackoffQ that runs PreEnqueue first: DefaultPreemption's holds a
+            # group whose preemption is still deleting its victims (IsPodGroupRunningPreemption),
+            # which parks it, gated, in the pool until a pod's deletion (its gating event)
+            unit.where = UNSCHEDULABLE
+            self.pool[unit.key] = unit
         elif unit.kind != "Pod":
             # AddAttemptedPodGroupIfNeeded: a rejected group goes to the backoff queue (no pool)
             self._requeue(unit, "backoff")
