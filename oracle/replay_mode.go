@@ -210,6 +210,13 @@ func (r *replayRun) hook(opts schedulerOptions) {
 			r.nominees = append(r.nominees, podInfo.Pod)
 		}
 	}
+	if debug {
+		c.Client.PrependReactor("patch", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
+			p := action.(clienttesting.PatchAction)
+			fmt.Fprintf(os.Stderr, "%s patch pod %s/%s %s\n", rfc3339(r.now), p.GetNamespace(), p.GetName(), p.GetPatch())
+			return false, nil, nil
+		})
+	}
 	// The API server's graceful deletion: a bound pod with a grace period gets
 	// deletionTimestamp and stays (its node's kubelet would stop it); it is removed when the
 	// period is over. Only preemption deletes pods here; the replay removes ended pods itself.
@@ -478,6 +485,13 @@ func (r *replayRun) drain(ctx context.Context, t time.Time) {
 		}
 		r.popped, r.nominees = nil, nil
 		r.report.Cycles++
+		if debug {
+			for _, n := range r.c.Input.Nodes {
+				for _, pi := range queue.NominatedPodsForNode(n.Name) {
+					fmt.Fprintf(os.Stderr, "%s nominated %s on %s\n", rfc3339(t), pi.GetPod().Name, n.Name)
+				}
+			}
+		}
 		r.plan.gate.set(true)
 		r.c.Sched.ScheduleOne(ctx)
 		r.plan.gate.set(false)

@@ -225,13 +225,15 @@ class Passes:
 
     def _group_cycle(self, entity: Entity, group: PodGroup) -> bool:
         observer = self.observer
-        if observer is None:
-            return self._run_group_cycle(entity, group)
-        observer.group_cycle_started(f"PodGroup {group.namespace}/{group.name}")
-        try:
-            return self._run_group_cycle(entity, group)
-        finally:
-            observer.group_cycle_finished()
+        # its pods are in flight: their nominations count as empty pods (framework/nominator.py)
+        with self.nominator.cycle(entity.pods):
+            if observer is None:
+                return self._run_group_cycle(entity, group)
+            observer.group_cycle_started(f"PodGroup {group.namespace}/{group.name}")
+            try:
+                return self._run_group_cycle(entity, group)
+            finally:
+                observer.group_cycle_finished()
 
     def _run_group_cycle(self, entity: Entity, group: PodGroup) -> bool:
         """The group's cycles, as many as kube-scheduler runs back to back. After a successful
@@ -325,13 +327,15 @@ class Passes:
             observer.group_cycle_started(f"CompositePodGroup {tree.group.namespace}/{tree.group.name}")
         try:
             # Like a PodGroup's (`_run_group_cycle`): a root that succeeded with pods left over
-            # is requeued at once and runs again for them (AddAttemptedPodGroupIfNeeded).
+            # is requeued at once and runs again for them (AddAttemptedPodGroupIfNeeded). Its
+            # pods are in flight meanwhile (framework/nominator.py).
             changed = False
-            while True:
-                cycle = TreeCycle(self, entity, tree)
-                changed |= cycle.run()
-                if not (cycle.succeeded and entity.pods):
-                    return changed
+            with self.nominator.cycle(entity.pods):
+                while True:
+                    cycle = TreeCycle(self, entity, tree)
+                    changed |= cycle.run()
+                    if not (cycle.succeeded and entity.pods):
+                        return changed
         finally:
             if observer is not None:
                 observer.group_cycle_finished()

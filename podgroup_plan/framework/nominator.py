@@ -7,11 +7,17 @@ Filter that respects its promises is `framework/filter_nominated.py`
 Nominations are the plan's own ledger beside the cluster: they change only when a preemption
 nominates, a pod binds or a failure clears them, never inside a trial, so no rollback can leave
 them stale. A nominated pod that is placed in the cluster (bound, or assumed by the running
-trial) is not added a second time.
+trial) is not added a second time. A nominated pod in flight -- a member of the PodGroup or
+CompositePodGroup tree whose cycle is running (`in_flight`) -- counts as an empty pod: the
+queue's NominatedPodsForNode builds a pod that is in none of its queues from its reference
+alone (nominatedPodToInfo: name, namespace, UID; no containers), so it holds a pod slot and no
+resources, and has no labels.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -69,6 +75,30 @@ class Nominator:
         self._rows: np.ndarray | None = None  # nodes holding nominations, ascending (lazy)
         self._min_priority = np.zeros(0, dtype=np.int64)  # per node of _rows
         self._ports = 0  # nominated pods asking for host ports
+        # the pods of the entity whose cycle is running (`cycle`), and their empty stand-ins
+        self.in_flight: frozenset[PodKey] = frozenset()
+        self._shells: dict[PodKey, Pod] = {}
+
+    @contextmanager
+    def cycle(self, pods: Iterable[Pod]) -> Iterator[None]:
+        """While a group's or a tree's cycle runs: its pods are in flight."""
+        saved = self.in_flight
+        self.in_flight = frozenset(p.key for p in pods)
+        try:
+            yield
+        finally:
+            self.in_flight = saved
+
+    def _shell(self, pod: Pod) -> Pod:
+        shell = self._shells.get(pod.key)
+        if shell is None:
+            # its own key: the cluster state caches request vectors by key
+            shell = replace(pod, name=pod.name + "\x00in-flight", labels={}, requests={}, non_zero_cpu=0,
+                            non_zero_memory=0, host_ports=(),
+                            node_selector={}, affinity=None, tolerations=(), topology_spread_constraints=(),
+                            images=())
+            self._shells[pod.key] = shell
+        return shell
 
     def _arrays(self, state: ClusterState) -> None:
         if self._state is not state:
@@ -156,15 +186,20 @@ class Nominator:
             if mine is not None:
                 odd.add(mine[1])
             odd.update(self._rows[self._min_priority < pod.priority].tolist())
+            for key in self.in_flight & self._node_of.keys():
+                odd.add(self._node_of[key][1])
         partial: dict[int, list[Pod]] = {}
         dropped: list[int] = []
-        priority, key, placed = pod.priority, pod.key, state.pod_node
+        priority, key, placed, in_flight = pod.priority, pod.key, state.pod_node, self.in_flight
         for node in odd:
             on = self._on_node.get(node)
             if on is None:
                 continue
             pods = [on[k] for k in sorted(on) if on[k].priority >= priority and k != key and k not in placed]
-            if len(pods) < len(on):
+            shells = [p for p in pods if p.key in in_flight]
+            if shells:
+                pods = [self._shell(p) if p.key in in_flight else p for p in pods]
+            if len(pods) < len(on) or shells:
                 partial[node] = pods
                 if not pods:
                     dropped.append(node)

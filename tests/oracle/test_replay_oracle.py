@@ -141,6 +141,15 @@ def test_a_basic_groups_backoff_counts_the_pods_still_queued(oracle_bin):
     assert sorted(p["start"] for p in oracle["pods"] if p["podGroup"]) == [at(10), at(62)]
 
 
+def test_a_gangs_nominated_members_do_not_hold_room_against_each_other(oracle_bin):
+    # the gang preempts both low pods; low1 is gone at 30, where one member starts
+    docs = [node("n1", "8"), pod("low1", "4", node_name="n1", duration=100, grace=10),
+            pod("low2", "4", node_name="n1", duration=100, grace=20), pod_group("g", 1, priority=1000),
+            *[pod(f"g-{j}", "4", arrival=20, duration=30, group="g", priority=1000) for j in range(2)]]
+    oracle = _check(oracle_bin, docs)
+    assert sorted(p["start"] for p in oracle["pods"] if p["podGroup"]) == [at(30), at(40)]
+
+
 def test_a_basic_group_and_lone_pods_share_two_nodes(oracle_bin):
     docs = [node("n1", "2"), node("n2", "2", labels={"disk": "ssd"}),
             pod("r", "2", node_name="n1", duration=60, started=-30),

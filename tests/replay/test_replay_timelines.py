@@ -168,6 +168,22 @@ def test_a_basic_groups_backoff_counts_the_pods_still_queued(tmp_path):
     assert times == [at(t) for t in (10, 12, 15, 20, 29, 40, 51, 62)]
 
 
+def test_a_gangs_nominated_members_do_not_hold_room_against_each_other(tmp_path):
+    # A gang (minCount 1) of two 4-GPU pods preempts low1 (10 s grace) and low2 (20 s) at 20;
+    # both members are nominated to n1. At 30 low1 is gone and one member fits: kube-scheduler
+    # counts the other member's nomination as an empty pod while their group's cycle runs (it is
+    # in flight: NominatedPodsForNode knows it by reference only), so it starts at 30, the other
+    # at 40. The replay used to count the other member's 4 GPUs and start neither before 40.
+    high_gang = gang("g", 1, 20).replace("spec:\n", "spec:\n  priorityClassName: high\n", 1)
+    path = write(tmp_path, priority_class("high", 1000), node("n1"),
+                 pod("low1", 4, 0, "100s", grace=10), pod("low2", 4, 0, "100s", grace=20), high_gang,
+                 pod("g-0", 4, 20, "30s", group="g", priority="high"),
+                 pod("g-1", 4, 20, "30s", group="g", priority="high"))
+    doc = run(path, Settings(focus="default/g"))
+    w = by_name(doc)
+    assert (w["g"]["start"], w["g"]["end"]) == (at(30), at(70))
+
+
 def test_same_input_same_bytes_whatever_the_file_order(tmp_path):
     import json
 
