@@ -324,3 +324,26 @@ def apply_known_oracle_side_mismatches(message: str | None, hits: set[str]) -> s
             message = new
             hits.add("pod group preemption: <the re-run's text>")
     return message
+
+
+# Replay (tests/oracle/test_replay_oracle.py, oracle/README.md "replay"): the shapes the replay
+# generator (oracle_replay.replay_cases) leaves out, each for a simplification docs/replay.md
+# declares ("Where the replay simplifies") or a part of the model the oracle's replay mode does not
+# run. Anything the generator writes is compared; these are the reasons for what it does not write.
+REPLAY_RULES: dict[str, str] = {
+    "controllers": "Jobs, ReplicaSets and the other controllers, whose next pods and replacements the "
+                   "replay creates itself (docs/replay.md \"Jobs\", \"Preemption\"): the oracle runs no "
+                   "controller and refuses such input; every generated pod is bare",
+    "group arrivals": "a PodGroup's pods arrive together (one arrival annotation for all of them): the replay "
+                      "queues a gang when its last pod arrives (docs/replay.md \"Arrivals\"), kube-scheduler "
+                      "as each is created",
+    "hints": "no inter-pod affinity, topology spreading or host ports: the replay takes a rejecting plugin's "
+             "queueing hint by plugin, not evaluated (docs/replay.md \"Hints are taken by plugin\"), so a "
+             "retry it runs may be one upstream skips, which moves the entity's queue timestamp",
+    "placement ties": "no topology constraints on PodGroups: equal top placement scores are broken by name in "
+                      "the planner and at random upstream (rule 10)",
+    "node changes": "nodes never change during a replay (docs/replay.md \"Node events\")",
+    "attempts": "attempt counts are not compared: the replay counts a shortcut retry or a counted flush as an "
+                "attempt and a basic group's cycle that placed some pods as one; the oracle counts the cycles "
+                "a pod was in",
+}

@@ -7,9 +7,9 @@ The scenarios stay inside the oracle's replay subset (oracle/README.md: bare pod
 `podgroup-plan.io/arrival` and `podgroup-plan.io/duration` annotations, running pods with a
 `status.startTime`, PodGroups, PriorityClass values written as `spec.priority`) and away from the
 shapes where docs/replay.md's "Where the replay simplifies" can make a difference
-(`oracle_exclusions.REPLAY_RULES` says which and why): one termination grace period per scenario,
-all of a PodGroup's pods arriving together, no inter-pod affinity, spreading or host ports, no
-node changes, no controllers.
+(`oracle_exclusions.REPLAY_RULES` says which and why): all of a PodGroup's pods arriving
+together, no inter-pod affinity, spreading or host ports, no topology constraints, no node
+changes, no controllers.
 """
 from __future__ import annotations
 
@@ -100,8 +100,7 @@ def replay_cases(draw) -> dict:
         docs.append(node(f"node-{i}", cpu=str(cpu), gpus=gpus, labels=labels))
         free[f"node-{i}"] = [cpu, gpus]
     any_gpu = any(g for _, g in free.values())
-    # one grace period per case (oracle_exclusions.REPLAY_RULES, "a preemptor waits for all its victims")
-    grace = draw(st.sampled_from([0, 5, 30]))
+    graces = st.sampled_from([0, 5, 30])  # terminationGracePeriodSeconds: how long a victim holds its node
     priorities = st.sampled_from([0, 0, 100, 1000])
     cpus = st.sampled_from([0.5, 1, 2, 3])
     seconds = st.integers(0, 60).map(lambda n: 5 * n)  # arrivals 0..300 s
@@ -122,21 +121,21 @@ def replay_cases(draw) -> dict:
         free[where][0] -= cpu
         free[where][1] -= gpu
         docs.append(pod(f"run-{i}", millicores(cpu), gpus=gpu, duration=draw(st.one_of(st.none(), durations)),
-                        priority=draw(priorities), node_name=where, started=-draw(st.integers(0, 24)) * 5, grace=grace))
+                        priority=draw(priorities), node_name=where, started=-draw(st.integers(0, 24)) * 5, grace=draw(graces)))
     for i in range(draw(st.integers(1, 7))):
         selector = None
         if draw(st.integers(0, 5)) == 0:
             selector = {"disk": draw(st.sampled_from(["ssd", "hdd", "nvme"]))}
         docs.append(pod(f"single-{i}", millicores(draw(cpus)), gpus=gpus(), arrival=draw(seconds), duration=draw(durations),
                         priority=draw(priorities), namespace=draw(st.sampled_from(["default", "default", "team-a"])),
-                        selector=selector, grace=grace))
+                        selector=selector, grace=draw(graces)))
     for g in range(draw(st.integers(0, 2))):
         size = draw(st.integers(1, 3))
         min_count = draw(st.one_of(st.none(), st.integers(1, size)))
         priority = draw(priorities)
         ns = draw(st.sampled_from(["default", "team-a"]))
         docs.append(pod_group(f"group-{g}", min_count, priority, ns))
-        cpu, gpu, arrival, duration = millicores(draw(cpus)), gpus(), draw(seconds), draw(durations)
+        cpu, gpu, arrival, duration, grace = millicores(draw(cpus)), gpus(), draw(seconds), draw(durations), draw(graces)
         for j in range(size):
             docs.append(pod(f"group-{g}-{j}", cpu, gpus=gpu, arrival=arrival, duration=duration, priority=priority,
                             group=f"group-{g}", namespace=ns, grace=grace))

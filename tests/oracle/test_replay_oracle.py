@@ -175,3 +175,45 @@ def test_generated_replays_match_kube_scheduler(oracle_bin, case):
         (folder / "gates.yaml").write_text(yaml.safe_dump(case["gates"]))
         raise AssertionError("replay differs from kube-scheduler v1.37.2:\n  " + "\n  ".join(problems)
                              + f"\nscenario: {folder}")
+
+
+def test_generated_replays_stay_inside_the_rules_and_make_work_wait():
+    """The generator writes none of what oracle_exclusions.REPLAY_RULES leaves out, and its
+    cases are not trivially green: within 40 of them (the planner alone), work waits for room,
+    gangs wait, pods are preempted and some never start."""
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample
+
+    from oracle_exclusions import REPLAY_RULES
+
+    assert set(REPLAY_RULES) == {"controllers", "group arrivals", "hints", "placement ties", "node changes", "attempts"}
+    seen: dict[str, int] = {"waited": 0, "gang waited": 0, "preempted": 0, "never started": 0}
+
+    def check(case: dict) -> bool:
+        docs = case["documents"]
+        arrivals: dict[tuple[str, str], set[str]] = {}
+        for d in docs:
+            spec = d.get("spec", {})
+            assert not d["metadata"].get("ownerReferences"), "controllers"
+            assert "affinity" not in spec and "topologySpreadConstraints" not in spec, "hints"
+            assert all("ports" not in c for c in spec.get("containers", [])), "hints"
+            assert "schedulingConstraints" not in spec, "placement ties"
+            if d["kind"] == "Pod" and spec.get("schedulingGroup"):
+                group = (d["metadata"]["namespace"], spec["schedulingGroup"]["podGroupName"])
+                arrivals.setdefault(group, set()).add(d["metadata"]["annotations"]["podgroup-plan.io/arrival"])
+        assert all(len(times) == 1 for times in arrivals.values()), "group arrivals"
+        with tempfile.TemporaryDirectory(prefix="replay-rules-") as tmp:
+            doc = planner_replay(write_manifests(Path(tmp), docs, scheduler_config(case["config"])), case["gates"])
+        for w in doc["workloads"]:
+            seen["waited"] += w["start"] is not None and w["start"] > w["arrival"]
+            seen["gang waited"] += w["gang"] and w["start"] is not None and w["start"] > w["arrival"]
+            seen["preempted"] += w["status"] == "Preempted"
+            seen["never started"] += w["start"] is None
+        return False
+
+    try:
+        find(replay_cases(), check, settings=settings(max_examples=40, derandomize=True, database=None, deadline=None,
+                                                      suppress_health_check=list(HealthCheck)))
+    except NoSuchExample:
+        pass
+    assert all(seen.values()), seen
