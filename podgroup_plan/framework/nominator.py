@@ -10,8 +10,9 @@ them stale. A nominated pod that is placed in the cluster (bound, or assumed by 
 trial) is not added a second time. A nominated pod in flight -- a member of the PodGroup or
 CompositePodGroup tree whose cycle is running (`in_flight`) -- counts as an empty pod: the
 queue's NominatedPodsForNode builds a pod that is in none of its queues from its reference
-alone (nominatedPodToInfo: name, namespace, UID; no containers), so it holds a pod slot and no
-resources, and has no labels.
+alone (nominatedPodToInfo: name, namespace, UID; no containers, no priority), so it counts only
+for a pod of priority 0 or less (addGENominatedPods adds pods of equal or higher priority), and
+then holds a pod slot, no resources, no labels.
 """
 from __future__ import annotations
 
@@ -93,7 +94,7 @@ class Nominator:
         shell = self._shells.get(pod.key)
         if shell is None:
             # its own key: the cluster state caches request vectors by key
-            shell = replace(pod, name=pod.name + "\x00in-flight", labels={}, requests={}, non_zero_cpu=0,
+            shell = replace(pod, name=pod.name + "\x00in-flight", priority=0, labels={}, requests={}, non_zero_cpu=0,
                             non_zero_memory=0, host_ports=(),
                             node_selector={}, affinity=None, tolerations=(), topology_spread_constraints=(),
                             images=())
@@ -195,10 +196,9 @@ class Nominator:
             on = self._on_node.get(node)
             if on is None:
                 continue
-            pods = [on[k] for k in sorted(on) if on[k].priority >= priority and k != key and k not in placed]
-            shells = [p for p in pods if p.key in in_flight]
-            if shells:
-                pods = [self._shell(p) if p.key in in_flight else p for p in pods]
+            shells = bool(in_flight) and any(k in in_flight for k in on)
+            candidates = [self._shell(on[k]) if k in in_flight else on[k] for k in sorted(on)]
+            pods = [p for p, k in zip(candidates, sorted(on)) if p.priority >= priority and k != key and k not in placed]
             if len(pods) < len(on) or shells:
                 partial[node] = pods
                 if not pods:

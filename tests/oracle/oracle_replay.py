@@ -31,8 +31,8 @@ def at(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(T0 + seconds))
 
 
-def node(name: str, cpu: str = "4", gpus: int = 0, labels: Mapping[str, str] | None = None) -> dict:
-    allocatable = {"cpu": cpu, "memory": "16Gi", "pods": "110"}
+def node(name: str, cpu: str = "4", gpus: int = 0, labels: Mapping[str, str] | None = None, pods: int = 110) -> dict:
+    allocatable = {"cpu": cpu, "memory": "16Gi", "pods": str(pods)}
     if gpus:
         allocatable[GPU] = str(gpus)
     return {"apiVersion": "v1", "kind": "Node",
@@ -87,7 +87,8 @@ def without_preemption() -> dict:
 
 @st.composite
 def replay_cases(draw) -> dict:
-    """A few nodes, pods running at the start (with their remaining time), lone pods and PodGroups
+    """A few nodes (now and then one that holds 3 pods), pods running at the start (with their
+    remaining time), lone pods and PodGroups
     (gang or basic) arriving over ten minutes with run times of seconds to minutes, priorities
     and, now and then, a node selector no node or only some nodes meet; resources scarce enough
     that work waits. Preemption on (2 cases in 3) or off; SchedulerPopFromBackoffQ on (3 in 4)
@@ -97,9 +98,10 @@ def replay_cases(draw) -> dict:
     for i in range(draw(st.integers(1, 4))):
         labels = {"disk": draw(st.sampled_from(["ssd", "hdd"]))} if draw(st.booleans()) else {}
         cpu, gpus = draw(st.sampled_from([2, 4, 4])), draw(st.sampled_from([0, 0, 2, 4]))
-        docs.append(node(f"node-{i}", cpu=str(cpu), gpus=gpus, labels=labels))
-        free[f"node-{i}"] = [cpu, gpus]
-    any_gpu = any(g for _, g in free.values())
+        slots = draw(st.sampled_from([110, 110, 110, 3]))  # now and then a node full by its pod count
+        docs.append(node(f"node-{i}", cpu=str(cpu), gpus=gpus, labels=labels, pods=slots))
+        free[f"node-{i}"] = [cpu, gpus, slots]
+    any_gpu = any(g for _, g, _ in free.values())
     graces = st.sampled_from([0, 5, 30])  # terminationGracePeriodSeconds: how long a victim holds its node
     priorities = st.sampled_from([0, 0, 100, 1000])
     cpus = st.sampled_from([0.5, 1, 2, 3])
@@ -116,10 +118,11 @@ def replay_cases(draw) -> dict:
     for i in range(draw(st.integers(0, 4))):
         where = draw(st.sampled_from(sorted(free)))
         cpu, gpu = draw(cpus), gpus()
-        if cpu > free[where][0] or gpu > free[where][1]:
+        if cpu > free[where][0] or gpu > free[where][1] or free[where][2] < 1:
             continue
         free[where][0] -= cpu
         free[where][1] -= gpu
+        free[where][2] -= 1
         docs.append(pod(f"run-{i}", millicores(cpu), gpus=gpu, duration=draw(st.one_of(st.none(), durations)),
                         priority=draw(priorities), node_name=where, started=-draw(st.integers(0, 24)) * 5, grace=draw(graces)))
     for i in range(draw(st.integers(1, 7))):

@@ -150,6 +150,16 @@ def test_a_gangs_nominated_members_do_not_hold_room_against_each_other(oracle_bi
     assert sorted(p["start"] for p in oracle["pods"] if p["podGroup"]) == [at(30), at(40)]
 
 
+def test_a_preemptor_whose_nomination_is_taken_preempts_elsewhere(oracle_bin):
+    # mid preempts l2 on n2, high takes its nomination there, mid then preempts l1 on n1
+    docs = [node("n1", "8"), node("n2", "8", gpus=2), pod("l1", "8", node_name="n1", started=0, grace=30),
+            pod("l2", "2", gpus=2, node_name="n2", started=5, grace=30), pod("mid", "7", arrival=10, duration=60, priority=100),
+            pod("high", "2", gpus=2, arrival=20, duration=60, priority=1000)]
+    work = oracle_workloads(_check(oracle_bin, docs))
+    assert (work[("Pod", "default", "high")]["start"], work[("Pod", "default", "mid")]["start"]) == (at(40), at(70))
+    assert work[("Pod", "default", "mid")]["nodes"] == ["n1"]
+
+
 def test_a_basic_group_and_lone_pods_share_two_nodes(oracle_bin):
     docs = [node("n1", "2"), node("n2", "2", labels={"disk": "ssd"}),
             pod("r", "2", node_name="n1", duration=60, started=-30),

@@ -170,10 +170,11 @@ def test_a_basic_groups_backoff_counts_the_pods_still_queued(tmp_path):
 
 def test_a_gangs_nominated_members_do_not_hold_room_against_each_other(tmp_path):
     # A gang (minCount 1) of two 4-GPU pods preempts low1 (10 s grace) and low2 (20 s) at 20;
-    # both members are nominated to n1. At 30 low1 is gone and one member fits: kube-scheduler
-    # counts the other member's nomination as an empty pod while their group's cycle runs (it is
-    # in flight: NominatedPodsForNode knows it by reference only), so it starts at 30, the other
-    # at 40. The replay used to count the other member's 4 GPUs and start neither before 40.
+    # both members are nominated to n1. At 30 low1 is gone and one member fits: while their
+    # group's cycle runs the other member is in flight, and NominatedPodsForNode knows it by
+    # reference only (an empty pod of priority 0, below the member's), so kube-scheduler does not
+    # count it; one member starts at 30, the other at 40. The replay used to count the other
+    # member's 4 GPUs and start neither before 40.
     high_gang = gang("g", 1, 20).replace("spec:\n", "spec:\n  priorityClassName: high\n", 1)
     path = write(tmp_path, priority_class("high", 1000), node("n1"),
                  pod("low1", 4, 0, "100s", grace=10), pod("low2", 4, 0, "100s", grace=20), high_gang,
@@ -182,6 +183,21 @@ def test_a_gangs_nominated_members_do_not_hold_room_against_each_other(tmp_path)
     doc = run(path, Settings(focus="default/g"))
     w = by_name(doc)
     assert (w["g"]["start"], w["g"]["end"]) == (at(30), at(70))
+
+
+def test_a_preemptor_whose_nomination_is_taken_preempts_elsewhere(tmp_path):
+    # l1 fills n1's CPUs (started 0), l2 (started 5) holds n2's GPUs and 2 CPUs. mid (63 CPUs)
+    # arrives at 10 and preempts l2, the victim that started last; high (8 GPUs) arrives at 20
+    # and preempts on n2 too, taking mid's nomination. At 40 l2 is gone: high starts on n2, and
+    # mid, retried, preempts l1 on n1 -- n1 did not change, but mid's answer did (its nomination
+    # is gone) -- and starts at 70. The replay used to answer mid's retry from its last one.
+    path = write(tmp_path, priority_class("mid", 100), priority_class("high", 1000), node("n1", gpus=0), node("n2"),
+                 pod("l1", 0, node_name="n1", started=0, grace=30, cpu="64"),
+                 pod("l2", 8, node_name="n2", started=5, grace=30, cpu="2"),
+                 pod("mid", 0, 10, "60s", priority="mid", cpu="63"), pod("high", 8, 20, "60s", priority="high", cpu="2"))
+    w = by_name(run(path, Settings(start=float(1767225600 + 5))))
+    assert (w["l2"]["end"], w["high"]["start"], w["high"]["nodes"]) == (at(40), at(40), ["n2"])
+    assert (w["l1"]["end"], w["mid"]["start"], w["mid"]["nodes"]) == (at(70), at(70), ["n1"])
 
 
 def test_same_input_same_bytes_whatever_the_file_order(tmp_path):

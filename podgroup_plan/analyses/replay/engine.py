@@ -340,7 +340,7 @@ class Engine:
 
     def _attempt(self, unit: Unit) -> None:
         now, trigger = self.now, unit.trigger
-        if unit.attempt_count and self.share_answers and self._unchanged(unit):
+        if unit.attempt_count and self.share_answers and not unit.preempted and self._unchanged(unit):
             # Nothing changed since its last failure on any node that could host it: the same
             # cycle, the same answer (and the same message).
             unit.log(Attempt(now, trigger, "Unschedulable", unit.message))
@@ -378,6 +378,7 @@ class Engine:
                 unit.unschedulable_count = unit.error_count = 0
         for event in victims:
             preemptor = True
+            unit.preempted = True
             self._evicted(unit, event)
         if not unit.entity.pods:
             unit.log(Attempt(now, trigger, "Scheduled", ""))

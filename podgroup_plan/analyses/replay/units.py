@@ -56,6 +56,9 @@ class Unit:
     # matter; unset until its first failure
     hosts: np.ndarray | None = None
     hopeless: bool = False  # no node can ever host one of its pods: it waits for nothing
+    # it preempted once: its answers depend on its nomination, which another preemptor can take
+    # without changing any node, so its retries are always run (`Engine._unchanged` is not asked)
+    preempted: bool = False
     trigger: str = "arrival"  # what last moved it toward the active queue
     generation: int = 0  # bumped on every move: stale timer events are skipped
 
