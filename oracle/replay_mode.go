@@ -130,6 +130,9 @@ func runReplay(ctx context.Context, c *Cluster, plan *replayPlan, opts scheduler
 		ends:  map[string]time.Time{}, terminations: map[string]time.Time{}, lastMark: map[string]int{},
 		report: &replayReport{Mode: "replay", Kubernetes: kubernetesVersion, TieBreak: opts.tieBreak, Start: rfc3339(plan.start)}}
 	r.hook(opts)
+	if opts.tieBreak == "name" {
+		usePreemptionByName(c.Sched)
+	}
 	for _, rp := range plan.pods {
 		if rp.running {
 			if rp.duration != nil {
