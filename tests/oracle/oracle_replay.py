@@ -88,11 +88,11 @@ def without_preemption() -> dict:
 @st.composite
 def replay_cases(draw) -> dict:
     """A few nodes (now and then one that holds 3 pods), pods running at the start (with their
-    remaining time), lone pods and PodGroups
-    (gang or basic) arriving over ten minutes with run times of seconds to minutes, priorities
-    and, now and then, a node selector no node or only some nodes meet; resources scarce enough
-    that work waits. Preemption on (2 cases in 3) or off; SchedulerPopFromBackoffQ on (3 in 4)
-    or off. Arrivals and durations are multiples of 5 s, so that events coincide."""
+    remaining time), lone pods and PodGroups (gang or basic) arriving over five minutes with run
+    times of seconds to minutes, priorities, grace periods of 0, 5 or 30 s and, now and then, a
+    node selector no node or only some nodes meet; resources scarce enough that work waits.
+    Preemption on (2 cases in 3) or off; SchedulerPopFromBackoffQ on (3 in 4) or off. Arrivals
+    and durations are multiples of 5 s, so that events coincide."""
     docs: list[dict] = []
     free: dict[str, list[float]] = {}  # node -> [cpu, gpus] left by the running pods
     for i in range(draw(st.integers(1, 4))):
