@@ -22,7 +22,6 @@ from podgroup_plan.loading.decode_pods import Memo, decode_pod
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.decode_scheduling import label_selector
 from podgroup_plan.loading.documents import Document
-from podgroup_plan.loading.field_errors import invalid, is_dns1123_label, not_supported, required
 from podgroup_plan.model.controllers import (
     Deployment,
     IndexIntervals,
@@ -37,7 +36,6 @@ from podgroup_plan.model.objects import BASIC, GANG, OwnerReference, Pod
 from podgroup_plan.model.operators import GANG_ANNOTATION, NO_GANG, TOPOLOGY_ANNOTATION, GangRequest
 
 GROUP_TEMPLATE_ANNOTATION = "scheduling.k8s.io/group-template-name"
-MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000  # pkg/apis/batch/validation: maxParallelismForIndexedJob
 REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
 JOBSET_DEFAULT_GROUP = "default"
 
@@ -130,7 +128,6 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
         spec = {**spec, "completions": 1, "parallelism": 1}
     completions = spec.get("completions")
     indexed = spec.get("completionMode") == "Indexed"
-    _job_rules(spec, path, name, report)
     conditions = status.get("conditions") or ()
     suspended = any(c.get("type") == "Suspended" and c.get("status") == "True" for c in conditions)
     annotations = meta.get("annotations") or {}
@@ -159,31 +156,6 @@ def job_from_spec(doc: Document, meta: Mapping, spec: Mapping, status: Mapping, 
         creation_timestamp=timestamp(meta.get("creationTimestamp"), ("metadata", "creationTimestamp"), report),
         source=source_of(doc),
     )
-
-
-def _job_rules(spec: Mapping, path: tuple, name: str, report: Report) -> None:
-    """The apiserver's Job validation the schema cannot state (pkg/apis/batch/validation
-    `validateJobSpec`, `ValidateJob`), in its words."""
-    completions, parallelism = spec.get("completions"), spec.get("parallelism")
-    if spec.get("completionMode") == "Indexed":
-        if completions is None:
-            report(path + ("completions",), required("when completion mode is Indexed"))
-        if parallelism is not None and parallelism > MAX_PARALLELISM_FOR_INDEXED_JOB:
-            report(path + ("parallelism",), invalid(
-                parallelism, f"must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed"))
-        if name and completions:
-            # ValidateJob: the controller names pods (and their hostnames) `<job>-<index>`
-            longest = f"{name}-{completions - 1}"
-            if is_dns1123_label(longest):
-                report(("metadata", "name"), invalid(name, f"will not able to create pod with invalid DNS label: {longest}"))
-    restart = spec["template"]["spec"].get("restartPolicy") or "Always"
-    if restart not in ("OnFailure", "Never"):
-        where = path + ("template", "spec", "restartPolicy")
-        if restart == "Always":  # written or left to its default, Always (SetDefaults_PodSpec)
-            # pkg/apis/batch/validation validateJobSpec: field.Required, then field.NotSupported
-            report(where, required('valid values: "OnFailure", "Never"'))
-        else:
-            report(where, not_supported(restart, ["OnFailure", "Never"]))
 
 
 def decode_job(doc: Document, priorities: PriorityTable, report: Report, memo: Memo,

@@ -40,7 +40,7 @@ def decode_node(doc: Document, report: Report) -> Node:
         name=meta["name"],
         labels=dict(labels_of(meta)),
         taints=tuple(
-            Taint(t["key"], t.get("value") or "", t["effect"]) for t in spec.get("taints") or ()
+            Taint(t.get("key") or "", t.get("value") or "", t.get("effect") or "") for t in spec.get("taints") or ()
         ),
         unschedulable=bool(spec.get("unschedulable")),
         allocatable=allocatable,

@@ -24,7 +24,6 @@ from podgroup_plan.loading.decode_meta import Report, namespace_of, source_of, t
 from podgroup_plan.loading.decode_pods import Memo
 from podgroup_plan.loading.decode_priorities import PriorityTable
 from podgroup_plan.loading.documents import Document
-from podgroup_plan.loading.field_errors import not_supported
 from podgroup_plan.model.operators import (
     CronJob,
     DaemonSet,
@@ -134,9 +133,6 @@ def decode_daemon_set(doc: Document, priorities: PriorityTable, report: Report, 
     namespace = namespace_of(meta)
     template = daemon_template(spec["template"])
     node_name = template["spec"].pop("nodeName", None)  # the controller pins each pod itself
-    restart = template["spec"].get("restartPolicy") or "Always"
-    if restart != "Always":  # pkg/apis/apps/validation ValidateDaemonSetSpec
-        report(("spec", "template", "spec", "restartPolicy"), not_supported(restart, ["Always"]))
     return DaemonSet(
         namespace=namespace,
         name=meta["name"],

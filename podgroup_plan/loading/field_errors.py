@@ -105,6 +105,11 @@ def too_many(actual: int, most: int) -> str:
     return f"Too many: {actual}: must have at most {most} item{'' if most == 1 else 's'}"
 
 
+def too_long(most: int) -> str:
+    """field.TooLong(path, value, maxLength).ErrorBody()"""
+    return f"Too long: may not be more than {most} byte{'' if most == 1 else 's'}"
+
+
 def forbidden(detail: str) -> str:
     """field.Forbidden(path, detail).ErrorBody()"""
     return _body("Forbidden", detail)

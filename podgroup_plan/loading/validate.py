@@ -39,6 +39,7 @@ from podgroup_plan.loading.field_errors import (
 from podgroup_plan.loading.schema import CLUSTER_SCOPED
 from podgroup_plan.loading.validate_context import limit_range_issues, runtime_class_issues
 from podgroup_plan.loading.validate_cron import cron_job_issues
+from podgroup_plan.loading.validate_meta import annotation_issues
 from podgroup_plan.loading.validate_operators import OPERATOR_KINDS, operator_issues
 from podgroup_plan.loading.validate_pods import object_issues
 from podgroup_plan.loading.validate_selectors import label_selector_issues, selector_value
@@ -139,6 +140,9 @@ def check_object(doc: Document, key: Identity) -> list[Issue]:
     labels = doc.metadata.get("labels")
     if labels and isinstance(labels, dict):
         issues += _label_issues(doc, labels)
+    annotations = doc.metadata.get("annotations")
+    if annotations and isinstance(annotations, dict):  # ValidateObjectMeta: ValidateAnnotations
+        issues += annotation_issues(doc, ("metadata", "annotations"), annotations)
     kind = doc.kind
     if kind == "Namespace" and key[2]:
         issues += _namespace_name_label(doc, key[2])

@@ -36,8 +36,11 @@ from podgroup_plan.loading.field_errors import (
     required,
 )
 from podgroup_plan.loading.field_lines import format_path
+from podgroup_plan.loading.validate_host_ports import host_port_issues
 from podgroup_plan.loading.validate_job_selector import generated_selector_issues
+from podgroup_plan.loading.validate_jobs import job_rules
 from podgroup_plan.loading.validate_label_keys import label_keys_issues, merged_selector
+from podgroup_plan.loading.validate_meta import annotation_issues
 from podgroup_plan.loading.validate_node_affinity import node_affinity_issues
 from podgroup_plan.loading.validate_resources import (
     node_resource_issues,
@@ -180,8 +183,9 @@ def _spread_issues(doc: Document, at: Path, constraints: list, labels: dict | No
 
 def pod_spec_issues(doc: Document, at: Path, spec: dict, pod: bool = False) -> list[Issue]:
     """Every rule above for one pod spec (`at`: its path in the document; `pod`: a Pod's, not a
-    template's, which the API server defaults further: validate_resources.py)."""
-    issues: list[Issue] = []
+    template's, which the API server defaults further: validate_resources.py,
+    validate_host_ports.py)."""
+    issues = host_port_issues(doc, at, spec, pod)
     node_name = spec.get("nodeName")
     if isinstance(node_name, str) and node_name:  # ValidatePodSpec: ValidateNodeName (NameIsDNSSubdomain)
         issues += [Issue(doc, at + ("nodeName",), invalid(node_name, m)) for m in name_is_dns_subdomain(node_name)]
@@ -355,8 +359,10 @@ def gang_min_count_issues(doc: Document, spec_at: Path, spec: dict) -> Iterator[
                     invalid(min_count, f"must not be greater than parallelism ({parallelism})"))
 
 
-def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, gang: bool = True) -> list[Issue]:
-    """A controller's spec (`kind` "JobTemplate": a CronJob's jobTemplate's)."""
+def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, gang: bool = True,
+                          job_set: bool = False) -> list[Issue]:
+    """A controller's spec (`kind` "JobTemplate": a CronJob's jobTemplate's; `job_set`: a
+    JobSet's replicated Job's, validate_jobs.py)."""
     if kind == "JobTemplate":
         issues = list(job_template_selector_issues(doc, spec_at, spec))
     else:
@@ -379,6 +385,9 @@ def _template_spec_issues(doc: Document, spec_at: Path, spec: dict, kind: str, g
         issues += template_issues(doc, spec_at + ("template",), template)
         if kind in _ALWAYS_RESTARTED:
             issues += always_restarted_issues(doc, spec_at + ("template",), template)
+    if kind in ("Job", "JobTemplate"):
+        name = doc.metadata.get("name") if kind == "Job" and spec_at == ("spec",) else ""
+        issues += job_rules(doc, spec_at, spec, name if isinstance(name, str) else "", job_set)
     return issues
 
 
@@ -397,14 +406,19 @@ def always_restarted_issues(doc: Document, template_at: Path, template: dict) ->
 
 
 def template_issues(doc: Document, template_at: Path, template: dict) -> list[Issue]:
-    """ValidatePodTemplateSpec: the template's labels through ValidateLabels, reported at
-    upstream's `<template>.labels` (fldPath.Child("labels"): the metadata's own path is left out)
-    and located at the key, then its pod spec."""
+    """ValidatePodTemplateSpec: the template's labels through ValidateLabels and its
+    annotations through ValidateAnnotations, reported at upstream's `<template>.labels` /
+    `<template>.annotations` (fldPath.Child(...): the metadata's own path is left out) and
+    located at the key, then its pod spec."""
     issues: list[Issue] = []
     meta = template.get("metadata")
     labels = meta.get("labels") if isinstance(meta, dict) else None
     if isinstance(labels, dict) and labels:
         issues += label_map_issues(doc, template_at + ("metadata", "labels"), labels, shown_at=template_at + ("labels",))
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    if isinstance(annotations, dict) and annotations:
+        issues += annotation_issues(doc, template_at + ("metadata", "annotations"), annotations,
+                                    format_path(template_at + ("annotations",)))
     if isinstance(template.get("spec"), dict):
         issues += pod_spec_issues(doc, template_at + ("spec",), template["spec"])
     return issues
@@ -461,9 +475,10 @@ def stateful_set_issues(doc: Document, spec: dict) -> list[Issue]:
 
 
 def job_spec_issues(doc: Document, spec_at: Path, spec: dict, gang: bool = True) -> list[Issue]:
-    """A Job's spec at `spec_at` (one of an operator's, validate_operators.py), as a Job's;
-    `gang` False leaves its gang minCount alone (its parallelism is set by the operator)."""
-    return _template_spec_issues(doc, spec_at, spec, "Job", gang)
+    """A JobSet's replicated Job's spec at `spec_at` (validate_operators.py), as a Job's, with
+    the JobSet webhook's defaults; `gang` False leaves its gang minCount alone (its parallelism
+    is set by the operator)."""
+    return _template_spec_issues(doc, spec_at, spec, "Job", gang, job_set=True)
 
 
 def object_issues(doc: Document) -> list[Issue]:

@@ -275,9 +275,13 @@ def overhead_issues(doc: Document, at: Path, overhead: dict, shown_at: Path, def
 def node_resource_issues(doc: Document, status: dict) -> Iterator[Issue]:
     """ValidateNodeResources: every amount of status.capacity and status.allocatable through
     ValidateResourceQuantityValue, at field.NewPath("status", FIELD, name) (the name as a child:
-    `status.capacity.nvidia.com/gpu`)."""
-    for field in ("capacity", "allocatable"):
-        values = status.get(field)
+    `status.capacity.nvidia.com/gpu`). SetDefaults_NodeStatus first makes a missing allocatable
+    the capacity, whose amounts then say it twice (located at the capacity's)."""
+    lists = [("capacity", "capacity"), ("allocatable", "allocatable")]
+    if status.get("allocatable") is None:
+        lists[1] = ("allocatable", "capacity")
+    for field, written in lists:
+        values = status.get(written)
         if not isinstance(values, dict):
             continue
         for name, raw in values.items():
@@ -285,4 +289,4 @@ def node_resource_issues(doc: Document, status: dict) -> Iterator[Issue]:
             if q is None or not isinstance(name, str):
                 continue
             for m in _quantity_value_errors(name, raw, q):
-                yield Issue(doc, ("status", field, name), m, shown=f"status.{field}.{name}")
+                yield Issue(doc, ("status", written, name), m, shown=f"status.{field}.{name}")

@@ -89,6 +89,8 @@ value: 5
 """),
     ("Priority admission: a missing class, and other problems of the pod",
      pod("  priorityClassName: nope\n  nodeSelector: {bad key: x}\n  containers: [{name: c, image: busybox}]\n")),
+    ("Priority admission: a policy that is no policy", pod("  preemptionPolicy: Sometimes\n"
+                                                         "  containers: [{name: c, image: busybox}]\n")),
     ("Priority admission: a policy other than the class's", """\
 apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
@@ -177,5 +179,131 @@ apiVersion: v1
 kind: Service
 metadata: {name: c, namespace: shop}
 spec: {type: ExternalName, externalName: db.example.com.}
+"""),
+    # ValidatePodTemplateSpec and the controllers' template rules
+    ("Deployment: template labels and annotations, restartPolicy, replicas", """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: -1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, bad key: x}, annotations: {"x y": z}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+"""),
+    ("StatefulSet, DaemonSet, ReplicaSet: restartPolicy and template labels", """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      restartPolicy: OnFailure
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ds, namespace: shop}
+spec:
+  selector: {matchLabels: {app: ds}}
+  template:
+    metadata: {labels: {app: ds}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: rs, namespace: shop}
+spec:
+  selector: {matchLabels: {app: rs}}
+  template:
+    metadata: {labels: {app: other}}
+    spec: {containers: [{name: c, image: busybox}]}
+"""),
+    ("ReplicationController: a selector its template does not match", """\
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc, namespace: shop}
+spec:
+  replicas: 1
+  selector: {app: other}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: busybox}]}
+"""),
+    ("Job: negative counts, restartPolicy left to Always or written so; a CronJob's too", """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ml}
+spec:
+  parallelism: -1
+  completions: -2
+  template:
+    spec:
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: k, namespace: ml}
+spec:
+  template:
+    spec:
+      restartPolicy: Always
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cj, namespace: ml}
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers: [{name: c, image: busybox}]
+"""),
+    # checkHostPortConflicts, ValidateAnnotations, ValidateNodeName
+    ("Pod: a host port claimed twice, in containers and in init containers", """\
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: shop}
+spec:
+  initContainers:
+  - {name: i0, image: x, ports: [{containerPort: 80, hostPort: 9090}]}
+  - {name: i1, image: x, ports: [{containerPort: 80, hostPort: 9090}, {containerPort: 81, hostPort: 9090}]}
+  containers:
+  - {name: a, image: x, ports: [{containerPort: 80, hostPort: 8080}]}
+  - {name: b, image: x, ports: [{containerPort: 81, hostPort: 8080}, {containerPort: 82, hostPort: 8080, protocol: UDP}]}
+"""),
+    ("Pod: annotations and a nodeName that are no names", """\
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: shop, annotations: {"a b": c, Example.COM/Key: ok}}
+spec:
+  nodeName: Bad_Node
+  containers: [{name: c, image: x}]
+"""),
+    # ValidateNode: taints, resources, annotations
+    ("Node: a taint value, a taint without effect, capacity only", """\
+apiVersion: v1
+kind: Node
+metadata: {name: node-3, annotations: {"a/b/c": x}}
+spec:
+  taints: [{key: a, value: "b c", effect: NoSchedule}, {key: b}, {effect: NoExecute}]
+status:
+  capacity: {hugepages-2Mi: 3Mi, cpu: "1.5", pods: "-5"}
+"""),
+    ("PriorityClass: a preemptionPolicy that is no policy", """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: pc}
+value: 5
+preemptionPolicy: Sometimes
 """),
 ]

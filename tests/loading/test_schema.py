@@ -131,7 +131,7 @@ def _errors(obj, change):
            "Invalid value: 70000: must be between 1 and 65535, inclusive"),
           (("spec", "containers", 0, "ports", 2, "hostPort"), "Invalid value: -1: must be between 1 and 65535, inclusive")]),
         (POD, lambda o: o["spec"].__setitem__("preemptionPolicy", "Sometimes"),
-         [(("spec", "preemptionPolicy"), 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"')]),
+         [(("spec", "preemptionPolicy"), 'Unsupported value: "Sometimes": supported values: "PreemptLowerPriority", "Never"')]),
     ],
     ids=lambda v: "" if callable(v) or isinstance(v, dict) else str(v)[:60],
 )

@@ -172,8 +172,12 @@ CASES: list[Case] = [
          {"m.yaml": doc(NODE, POD.replace("  - name: web\n    image", "  - image"))},
          "spec.containers[0].name: Required value"),
     Case("Kinds and fields", "An unsupported value",
-         {"m.yaml": doc(NODE, POD.replace("spec:\n", "spec:\n  preemptionPolicy: Sometimes\n"))},
-         'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"'),
+         {"m.yaml": doc(NODE, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                              "metadata: {name: batch}\nvalue: 10\npreemptionPolicy: Sometimes\n")},
+         'Unsupported value: "Sometimes": supported values: "PreemptLowerPriority", "Never"',
+         note="The supported values in the validator's order (ValidatePreemptionPolicy lists them "
+              "unsorted; most validators sort theirs). A new Pod's preemptionPolicy meets Priority "
+              "admission first (References and groups)."),
     Case("Kinds and fields", "A name that is not a DNS name",
          {"m.yaml": doc(NODE, pod(**{"name: web-0": "name: Web_0"}))},
          'metadata.name: Invalid value: "Web_0": a lowercase RFC 1123 subdomain must consist of'),
@@ -202,6 +206,13 @@ CASES: list[Case] = [
     Case("Kinds and fields", "A label key that is not valid",
          {"m.yaml": doc(NODE.replace("topology.kubernetes.io/zone", "Topology_/zone"), POD)},
          'Invalid value: "Topology_/zone": prefix part a lowercase RFC 1123 subdomain must consist of'),
+    Case("Kinds and fields", "An annotation key that is not valid",
+         {"m.yaml": doc(NODE, POD.replace("  namespace: shop\n", "  namespace: shop\n"
+                                          "  annotations: {team/owner/x: a, Example.COM/Note: b}\n"))},
+         'metadata.annotations: Invalid value: "team/owner/x"',
+         note="ValidateAnnotations: every object's annotation keys, and a pod template's (at "
+              "`template.annotations`), are qualified names, upper case allowed, and all annotations "
+              "together hold at most 256 KiB."),
     Case("Kinds and fields", "A pod template's labels that a pod could not carry",
          {"m.yaml": doc(NODE, """\
 apiVersion: batch/v1
@@ -521,6 +532,13 @@ spec:
               "podManagementPolicy is OrderedReady or Parallel (an empty one is defaulted). A "
               "ReplicationController's selector is its template's labels when left out, and must not "
               "be empty."),
+    Case("The API server's rules", "A host port claimed twice",
+         {"m.yaml": doc(NODE, POD.replace("    image: nginx:1.27\n",
+                                          "    image: nginx:1.27\n    ports: [{containerPort: 80, hostPort: 8080},"
+                                          " {containerPort: 81, hostPort: 8080}]\n"))},
+         'hostPort: Duplicate value: "TCP//8080"',
+         note="checkHostPortConflicts: a host port once per protocol and host IP among the containers "
+              "(each init container on its own, which upstream's path numbers [0])."),
     Case("The API server's rules", "A Job's scheduling the API server refuses",
          {"m.yaml": doc(NODE, """\
 apiVersion: batch/v1
