@@ -411,7 +411,7 @@ def _workload_handwritten(spec: dict) -> Found:
     """scheduling/validation ValidateWorkloadSpec: names unique across the tree, the depth,
     one priority configuration, a child for every composite template."""
     composites = [c for c in spec.get("compositePodGroupTemplates") or () if isinstance(c, dict)]
-    names = {t.get("name") for t in spec.get("podGroupTemplates") or () if isinstance(t, dict)}
+    names = {_name(t) for t in spec.get("podGroupTemplates") or () if isinstance(t, dict)}
     yield from _composite_names(("spec",), spec.get("compositePodGroupTemplates"), names)
     for i, c in enumerate(spec.get("compositePodGroupTemplates") or ()):
         if isinstance(c, dict) and _height(c) > MAX_TEMPLATE_DEPTH:
@@ -431,17 +431,23 @@ def _composite_names(at: Path, templates: Any, names: set) -> Found:
     templates = [t for t in templates or () if isinstance(t, dict)] if isinstance(templates, list) else []
     indexed = [(i, t) for i, t in enumerate(templates)]
     for i, t in indexed:
-        if t.get("name") in names:
-            yield at + ("compositePodGroupTemplates", i, "name"), duplicate(t.get("name"))
-    names |= {t.get("name") for _, t in indexed}
+        if _name(t) in names:
+            yield at + ("compositePodGroupTemplates", i, "name"), duplicate(_name(t))
+    names |= {_name(t) for _, t in indexed}
     for i, t in indexed:
         here = at + ("compositePodGroupTemplates", i)
         children = [(j, c) for j, c in enumerate(t.get("podGroupTemplates") or ()) if isinstance(c, dict)]
         for j, c in children:
-            if c.get("name") in names:
-                yield here + ("podGroupTemplates", j, "name"), duplicate(c.get("name"))
-        names |= {c.get("name") for _, c in children}
+            if _name(c) in names:
+                yield here + ("podGroupTemplates", j, "name"), duplicate(_name(c))
+        names |= {_name(c) for _, c in children}
         yield from _composite_names(here, t.get("compositePodGroupTemplates"), names)
+
+
+def _name(template: dict) -> str:
+    """A template's name as Go holds it: a missing one is ""."""
+    name = template.get("name")
+    return name if isinstance(name, str) else ""
 
 
 def _height(c: dict) -> int:

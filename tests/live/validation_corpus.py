@@ -137,6 +137,13 @@ def _scheduling(version: str) -> list[tuple[str, str]]:
     schedulingPolicy: {{basic: {{}}}}
     podGroupTemplates: [{{name: c, {GANG}}}]
 """, v)),
+        (f"{v} Workload: templates without names in the tree", workload(f"""\
+  podGroupTemplates:
+  - {{{GANG}}}
+  compositePodGroupTemplates:
+  - schedulingPolicy: {{basic: {{}}}}
+    podGroupTemplates: [{{{GANG}}}]
+""", v)),
         (f"{v} Workload: a controllerRef without kind or name", workload(f"""\
   controllerRef: {{apiGroup: "batch", kind: "", name: ""}}
   podGroupTemplates:
