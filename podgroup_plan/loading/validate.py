@@ -390,13 +390,17 @@ def _ref_paths(api_version: str) -> tuple[tuple, tuple]:
     return ("spec", "workloadRef", "workloadName"), ("spec", "workloadRef", "templateName")
 
 
+def _groups(decoded: Decoded) -> list[tuple[Document, PodGroup | CompositePodGroup, bool]]:
+    """Every PodGroup and CompositePodGroup, with whether it is a composite."""
+    return ([(doc, g, False) for doc, g in decoded.pod_groups]
+            + [(doc, g, True) for doc, g in decoded.composite_pod_groups])
+
+
 def pod_group_rules(decoded: Decoded) -> Iterator[Issue]:
     """The v1alpha2 (1.36) PodGroup's rules: names in its template reference are DNS names,
     `PodGroup` disruption needs a gang, a parent link needs a workload reference. v1alpha3 and
     v1beta1 are validate_scheduling.py's, checked as each object is read."""
-    groups: list[tuple[Document, PodGroup | CompositePodGroup, bool]] = [
-        (doc, g, False) for doc, g in decoded.pod_groups]
-    groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
+    groups = _groups(decoded)
     for doc, group, composite in groups:
         if group.api_version != V1ALPHA2:
             continue
@@ -422,9 +426,7 @@ _DANGLING = "; the API server accepts the reference and kube-scheduler does not 
 def reference_notes(decoded: Decoded) -> list[Issue]:
     """PodGroups and CompositePodGroups whose workload reference leads nowhere, as notes."""
     workloads = {(w.namespace, w.name): _templates(w) for _, w in decoded.workloads}
-    groups: list[tuple[Document, PodGroup | CompositePodGroup, bool]] = [
-        (doc, g, False) for doc, g in decoded.pod_groups]
-    groups += [(doc, g, True) for doc, g in decoded.composite_pod_groups]
+    groups = _groups(decoded)
     notes = []
     for doc, group, composite in groups:
         if group.workload_name is None:

@@ -528,20 +528,16 @@ def _pod_group(spec: dict) -> Found:
 
 
 def _composite_pod_group(spec: dict) -> Found:
-    """Validate_CompositePodGroupSpec: its workloadRef is required."""
-    parent = spec.get("parentCompositePodGroupName")
-    if isinstance(parent, str) and parent:
-        yield from _long_name(("spec", "parentCompositePodGroupName"), parent)
+    """Validate_CompositePodGroupSpec: as a PodGroup's, but its workloadRef is required."""
     if spec.get("workloadRef") is None:
         yield ("spec", "workloadRef"), required()
-    yield from _workload_ref(("spec", "workloadRef"), spec.get("workloadRef"))
-    yield from _scheduling_policy(("spec", "schedulingPolicy"), spec.get("schedulingPolicy"), "minGroupCount")
-    yield from _constraints(("spec", "schedulingConstraints"), spec.get("schedulingConstraints"))
+    yield from _group_common(spec, "minGroupCount")
     yield from _disruption_mode(("spec", "disruptionMode"), spec.get("disruptionMode"))
     yield from _priority_fields(("spec",), spec)
 
 
 def _group_common(spec: dict, count: str) -> Found:
+    """The fields a PodGroup and a CompositePodGroup validate alike, in their order."""
     parent = spec.get("parentCompositePodGroupName")
     if isinstance(parent, str) and parent:
         yield from _long_name(("spec", "parentCompositePodGroupName"), parent)
